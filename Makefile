@@ -1,0 +1,50 @@
+# The two commands of the README: `make run` serves the site, `make test` runs the suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test quick lint format bench bench-web clean
+
+$(BIN)/.installed: requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(BIN)/.installed-dev: $(BIN)/.installed requirements-dev.txt
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+## Serve the site with gunicorn at http://$(HOST):$(PORT) on SQLite (db.sqlite3).
+run: $(BIN)/.installed
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
+	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} $(BIN)/gunicorn maerstanas_site.wsgi
+
+## The whole suite: lint, engine, Django, deep move counts, browser tests.
+test: $(BIN)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python manage.py makemigrations --check --dry-run --verbosity 0
+	$(BIN)/python -m pytest
+
+## The suite without the slow marks, for the edit-test loop.
+quick: $(BIN)/.installed-dev
+	$(BIN)/python -m pytest -m "not slow and not browser" -q
+
+lint: $(BIN)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(BIN)/.installed-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## Engine speed: random playouts per second through the public API.
+bench: $(BIN)/.installed
+	$(BIN)/python -m game.bench --all
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
