@@ -1,0 +1,74 @@
+"""Shared test helpers.
+
+Sections:
+
+- Engine helpers: plain functions, no Django. The engine tests import them with
+  ``from conftest import board`` (pytest puts ``tests/`` on ``sys.path`` because the
+  folder has no ``__init__.py``).
+- Django fixtures: static files without a collected manifest, and failure reports
+  kept on each test for the browser tests' screenshots.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from game.engine import Position, Rules
+
+# --- Engine helpers ----------------------------------------------------------------
+
+_BOARD_CHARS = set(".STWstw")
+
+
+def board(
+    diagram: str, to_move: str = "d", hand: str = "-", rules: Rules | None = None
+) -> Position:
+    """Build a position from a readable 7×7 diagram.
+
+    Rows 1..7 from top to bottom, columns A..G from left to right; each square one of
+    ``. S T W s t w`` (upper case dark, lower case light). Blank lines and whitespace
+    between the characters are ignored, so a diagram may be written as::
+
+        board('''
+            . . . . . . .
+            . . . S . . .
+            ...
+        ''')
+
+    ``to_move`` is ``"d"`` or ``"l"``; ``hand`` the special stones in hand (``"TWtw"``,
+    ``"-"`` for none), as in the position text of RULES.md.
+    """
+    rows = ["".join(line.split()) for line in diagram.strip().splitlines()]
+    rows = [row for row in rows if row]
+    assert len(rows) == 7, f"a diagram has 7 rows, got {len(rows)}: {rows}"
+    for number, row in enumerate(rows, start=1):
+        assert len(row) == 7, f"row {number} of the diagram has {len(row)} squares: {row!r}"
+        assert set(row) <= _BOARD_CHARS, f"row {number} of the diagram has a bad square: {row!r}"
+    return Position.from_text(f"{'/'.join(rows)} {to_move} {hand}", rules or Rules())
+
+
+# --- Django fixtures ---------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_storage(request: pytest.FixtureRequest) -> None:
+    """Serve static URLs without the collected manifest, which a fresh checkout lacks.
+
+    Only for tests that render through Django in this process; the gunicorn-backed
+    tests run ``collectstatic`` and use the production storage.
+    """
+    if "settings" not in request.fixturenames and not request.node.get_closest_marker("django_db"):
+        return
+    settings = request.getfixturevalue("settings")
+    settings.STORAGES = settings.STORAGES | {
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    }
+    settings.STATIC_ROOT = None  # nothing collected: whitenoise has nothing to serve
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """Keep each phase's report on the test, so fixtures can save evidence of failures."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

@@ -1,0 +1,495 @@
+"""Notation, position text, value types and the engine's independence from Django."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import board
+
+from game import engine
+from game.engine import (
+    PASS,
+    SQUARES,
+    Color,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Position,
+    Rules,
+    Score,
+    Stone,
+    format_move,
+    parse_move,
+    parse_square,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = [f"{column}{row}" for row in range(1, 8) for column in "ABCDEFG"]
+EMPTY_ROWS = "/".join(["......."] * 7)
+START_TEXT = "......./......./......./......./......./......./....... d TWtw"
+
+# E4's north neighbour E3 holds a light stone, its west neighbour D4 a dark one.
+THUNDER_DIAGRAM = """
+    . . . . . . .
+    . . . . . . .
+    . . . . s . .
+    . . . S . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+"""
+
+
+# --- Squares -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("index", range(49))
+def test_square_names_round_trip(index):
+    name = NAMES[index]  # row-major from A1: A1..G1, A2..G2, ... G7
+    square = parse_square(name)
+    assert square == index
+    assert square is SQUARES[index]
+    assert str(square) == name
+    assert f"{square}" == name
+    assert repr(square) == f"Square({name!r})"
+    assert parse_square(name.lower()) is square
+    assert parse_square(f"  {name} ") is square
+    assert (square.column, square.row) == ("ABCDEFG".index(name[0]), int(name[1]) - 1)
+
+
+@pytest.mark.parametrize("text", ["", "Z9", "H1", "A0", "A8", "E", "4", "E 4 4", "T E4", None])
+def test_parse_square_refuses_what_is_not_a_square(text):
+    with pytest.raises(InvalidMoveError, match="squares run A1 to G7"):
+        parse_square(text)
+
+
+# --- Moves ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prefix", ["", "T ", "W "])
+@pytest.mark.parametrize("name", NAMES)
+def test_move_notation_round_trips(prefix, name):
+    text = prefix + name
+    move = parse_move(text)
+    kind = {"": Stone.STONE, "T ": Stone.THUNDER, "W ": Stone.WODEN}[prefix]
+    assert move == Move(kind, parse_square(name))
+    assert (move.stone, move.square) == (kind, NAMES.index(name))
+    assert format_move(move) == str(move) == text
+    assert repr(move) == f"Move({text!r})"
+    assert parse_move(format_move(move)) == move
+    assert not move.is_pass
+
+
+def test_pass_notation_round_trips():
+    assert parse_move("Pass") == PASS == Move(None, None)
+    assert PASS.is_pass
+    assert format_move(PASS) == str(PASS) == "Pass"
+    assert parse_move(format_move(PASS)) == PASS
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("e4", "E4"),
+        ("  E4  ", "E4"),
+        ("e 4", "E4"),
+        ("t e4", "T E4"),
+        ("T  E4", "T E4"),
+        ("te4", "T E4"),
+        ("w   g7", "W G7"),
+        ("T  E4 x E3 / D4", "T E4"),
+        ("t e4xe3/d4", "T E4"),
+        ("T E4XE3/D4", "T E4"),
+        ("pass", "Pass"),
+        ("PASS", "Pass"),
+        ("  Pass ", "Pass"),
+    ],
+)
+def test_move_input_is_forgiving(text, expected):
+    assert str(parse_move(text)) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "T",
+        "W",
+        "x",
+        "W Z9",
+        "T H1",
+        "E4; DROP",
+        "E4 E5",
+        "Pass E4",
+        "passe",
+        "H1",
+        "A0",
+        "A8",
+        "E44",
+        "Z9",
+        "4E",
+        "E4 " * 1000,
+        "E" + "4" * 100_000,
+        "\u0415" + "4",  # Cyrillic capital IE, not E
+        "E\uff14",  # full-width 4
+        "E\u0664",  # Arabic-Indic 4: a digit, but not one of the board's rows
+        "E4\u200b",  # zero-width space
+        "\u00e94",  # é
+        "E4xE3",  # a removal list on a normal stone
+        "W E4xE3",  # ... or on a Woden-stone
+        "T E4x",
+        "T E4xE3/",
+        "T E4xE3//D4",
+        "T E4xZ9",
+        "T E4xE3/E3",
+        "E4\nE5",
+    ],
+)
+def test_unreadable_move_text_is_an_invalid_move_error(text):
+    with pytest.raises(InvalidMoveError):
+        parse_move(text)
+    pos = board(THUNDER_DIAGRAM, hand="TWtw")
+    before = pos.to_text()
+    with pytest.raises(InvalidMoveError):
+        pos.play(text)
+    assert pos.to_text() == before
+    assert pos.record == ()
+    assert not pos.is_legal(text)
+
+
+@pytest.mark.parametrize("value", [None, 24, b"E4", ["E4"]])
+def test_move_that_is_not_text_is_an_invalid_move_error(value):
+    with pytest.raises(InvalidMoveError):
+        parse_move(value)
+
+
+def test_off_board_square_message_names_the_text():
+    message = "'Z9' is not a move: squares run A1 to G7"
+    with pytest.raises(InvalidMoveError, match=re.escape(message)):
+        parse_move("Z9")
+    with pytest.raises(InvalidMoveError, match=re.escape("'W Z9' is not a move")):
+        parse_move("W Z9")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [(Stone.STONE, 49), (Stone.STONE, -1), (Stone.THUNDER, None), (None, 3), (Stone.WODEN, "E4")],
+)
+def test_move_value_refuses_what_is_not_a_move(value):
+    with pytest.raises(InvalidMoveError):
+        Move(*value)
+
+
+# --- Thunder moves with their removal list -------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["T E4", "T E4xE3/D4", "t e4 x e3 / d4", "T  E4 x E3 / D4"])
+def test_thunder_move_plays_with_or_without_its_removal_list(text):
+    pos = board(THUNDER_DIAGRAM, hand="T")
+    after = pos.play(text)
+    assert after.last_removed == (parse_square("E3"), parse_square("D4"))
+    assert after.record == ("T E4xE3/D4",)  # north E3 before west D4
+    assert after.to_text() == f"{'/'.join(['.......'] * 3)}/....T../{'/'.join(['.......'] * 3)} l -"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("T E4xE3", "T E4 removes E3/D4"),
+        ("T E4xD4", "T E4 removes E3/D4"),
+        ("T E4xE3/D4/F4", "T E4 removes E3/D4"),
+        ("T E4xE5", "T E4 removes E3/D4"),
+        ("T G7xG6", "T G7 removes nothing"),
+    ],
+)
+def test_thunder_move_with_a_wrong_removal_list_is_illegal_and_changes_nothing(text, message):
+    pos = board(THUNDER_DIAGRAM, hand="T")
+    before = (pos.to_text(), pos.record, pos.ply, [str(m) for m in pos.legal_moves()])
+    with pytest.raises(IllegalMoveError, match=re.escape(message)):
+        pos.play(text)
+    assert (pos.to_text(), pos.record, pos.ply, [str(m) for m in pos.legal_moves()]) == before
+    assert message in pos.why_illegal(text)
+    assert not pos.is_legal(text)
+
+
+def test_record_lists_thunder_removals_north_west_east_south():
+    pos = board(
+        """
+        . . . . . . .
+        . . . . . . .
+        . . . s . . .
+        . . S . S . .
+        . . . s . . .
+        . . . . . . .
+        . . . . . . .
+        """,
+        hand="T",
+    )
+    after = pos.play("T D4")
+    assert after.record == ("T D4xD3/C4/E4/D5",)
+    assert Position.replay(Rules(), after.record, start=pos) == after
+
+
+def test_record_replays_to_the_same_position():
+    # Dark E3, light D4, dark's thunder-stone on E4 removes E3 (its own, north) and D4
+    # (west); light A1, and dark's Woden-stone replaces it.
+    pos = Position.start().play("E3").play("D4").play("T e4").play("A1").play("W A1")
+    assert pos.record == ("E3", "D4", "T E4xE3/D4", "A1", "W A1")
+    again = Position.replay(Rules(), pos.record)
+    assert again == pos
+    assert again.record == pos.record
+    assert again.to_text() == pos.to_text()
+    assert Position.replay(Rules(), [parse_move(t) for t in ("E3", "D4", "T E4")]) == (
+        Position.start().play("E3").play("D4").play("T E4")
+    )
+
+
+def test_record_keeps_passes():
+    pos = board(
+        """
+        s . s . s . s
+        . S . S . S .
+        S . S . S . S
+        . S . S . S .
+        S . S . S . S
+        . S . S . S .
+        S . S . S . S
+        """,
+        hand="t",
+    )
+    after = pos.play("Pass").play("T B1")
+    assert after.record == ("Pass", "T B1xA1/C1/B2")
+    assert Position.replay(Rules(), after.record, start=pos) == after
+
+
+def test_replay_names_the_move_that_failed():
+    with pytest.raises(IllegalMoveError, match=re.escape("move 2: D4 is taken")):
+        Position.replay(Rules(), ["D4", "D4"])
+    with pytest.raises(InvalidMoveError, match="move 3: "):
+        Position.replay(Rules(), ["D4", "E4", "Z9"])
+
+
+def test_replay_follows_the_rules_it_is_given():
+    record = ("A1", "T G7")
+    with pytest.raises(IllegalMoveError, match="special stones are off in this game"):
+        Position.replay(Rules(special_stones=False), record)
+    assert Position.replay(Rules(), record).rules == Rules()
+
+
+def test_score_line():
+    assert str(Score(42, 39)) == "Dark: 42, Light: 39"
+    assert str(Score(dark=0, light=7)) == "Dark: 0, Light: 7"
+    assert Score(3, 4) == (3, 4)
+
+
+# --- Position text -------------------------------------------------------------------
+
+
+def test_start_position_text():
+    assert Position.start().to_text() == START_TEXT
+    assert Position.start(Rules(special_stones=False)).to_text() == EMPTY_ROWS + " d -"
+    assert Position.from_text(START_TEXT) == Position.start()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        START_TEXT,
+        EMPTY_ROWS + " l -",
+        EMPTY_ROWS + " d T",
+        EMPTY_ROWS + " l Ww",
+        EMPTY_ROWS + " d TWt",
+        "s....S./.ssT..s/....w.S/..S..SS/W..S.../..s..../...t..s d -",
+        ".sS...s/.wS.sS./S...ssS/...WS../...SSSs/.s...ss/sS.s.S. l -",
+        "S....../......./......./......./......./......./....... l Ttw",
+        "......./......./......./......./......./......./......s d TWtw",
+    ],
+)
+def test_position_text_round_trips(text):
+    pos = Position.from_text(text)
+    assert pos.to_text() == text
+    assert Position.from_text(pos.to_text()) == pos
+    assert repr(pos) == f"Position.from_text({text!r})"
+
+
+def test_position_text_says_side_to_move_and_stones_in_hand():
+    pos = Position.from_text("S....../......./......./......./......./......./....... l Tw")
+    assert pos.turn is Color.LIGHT
+    assert pos.has_special(Color.DARK, Stone.THUNDER)
+    assert not pos.has_special(Color.DARK, Stone.WODEN)
+    assert not pos.has_special(Color.LIGHT, Stone.THUNDER)
+    assert pos.has_special("light", "woden")
+    assert pos.stone_at("A1") == (Color.DARK, Stone.STONE)
+    assert pos.ply == 0 and pos.record == () and pos.last_move is None
+
+
+def test_position_text_of_a_played_game():
+    pos = Position.start().play("A1").play("T B1")  # removes A1 (west)
+    assert pos.to_text() == ".t...../......./......./......./......./......./....... d TWw"
+
+
+def test_position_text_keeps_its_rules():
+    text = EMPTY_ROWS + " d -"
+    assert Position.from_text(text, Rules(wraparound=True)).rules == Rules(wraparound=True)
+    assert Position.from_text(text, Rules(wraparound=True)) != Position.from_text(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        EMPTY_ROWS,
+        EMPTY_ROWS + " d",
+        EMPTY_ROWS + " d TWtw extra",
+        "/".join(["......."] * 6) + " d -",  # six rows
+        "/".join(["......."] * 8) + " d -",  # eight rows
+        "......../" + "/".join(["......."] * 6) + " d -",  # a row of eight
+        "....../" + "/".join(["......."] * 6) + " d -",  # a row of six
+        "x....../" + "/".join(["......."] * 6) + " d -",  # bad square
+        "1....../" + "/".join(["......."] * 6) + " d -",
+        "\u00c9....../" + "/".join(["......."] * 6) + " d -",
+        EMPTY_ROWS + " x -",  # bad side
+        EMPTY_ROWS + " dark -",
+        EMPTY_ROWS + " d X",  # bad hand letters
+        EMPTY_ROWS + " d TT",
+        EMPTY_ROWS + " d T-",
+        EMPTY_ROWS + " d S",
+        # A1 would have four hinges: two edge sides, B1 and A2.
+        "Ss...../S....../......./......./......./......./....... d -",
+        # D4 with four neighbours.
+        "......./......./...S.../..SsS../...S.../......./....... d -",
+        # Two dark thunder-stones on the board, or one on the board and one in hand.
+        "T.....T/......./......./......./......./......./....... d -",
+        "T....../......./......./......./......./......./....... d T",
+        "......w/......./......./......./......./......./.....w. d -",
+        "......w/......./......./......./......./......./....... d w",
+    ],
+)
+def test_malformed_position_text_is_an_invalid_position_error(text):
+    with pytest.raises(InvalidPositionError):
+        Position.from_text(text)
+
+
+def test_invalid_position_error_is_a_value_error_not_a_move_error():
+    assert issubclass(InvalidPositionError, ValueError)
+    assert not issubclass(InvalidPositionError, engine.MoveError)
+    with pytest.raises(InvalidPositionError):
+        Position.from_text(None)
+
+
+def test_four_hinge_check_of_position_text_follows_the_board_shape():
+    # D1 with C1, E1 and D2: on the flat board its north edge makes four hinges; on
+    # the torus its north is D7, empty, so three. A stone on D7 makes four there too.
+    text = "..sSs../...s.../......./......./......./......./....... d -"
+    with pytest.raises(InvalidPositionError, match="D1"):
+        Position.from_text(text)
+    assert Position.from_text(text, Rules(wraparound=True)).hinges("D1") == 3
+    text = "..sSs../...s.../......./......./......./......./...s... d -"
+    with pytest.raises(InvalidPositionError, match="D1"):
+        Position.from_text(text, Rules(wraparound=True))
+
+
+# --- Value types ---------------------------------------------------------------------
+
+
+def test_rules_refuse_an_unknown_scoring():
+    with pytest.raises(ValueError, match="bogus"):
+        Rules(scoring="bogus")
+    with pytest.raises(ValueError):
+        Rules(scoring="Standard")
+    with pytest.raises(ValueError):
+        Rules(special_stones="yes")
+    assert Rules(scoring="simple").scoring == "simple"
+
+
+def test_rules_defaults():
+    assert Rules() == Rules(special_stones=True, scoring="standard", wraparound=False)
+
+
+def test_rules_are_frozen():
+    rules = Rules()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.scoring = "simple"
+    with pytest.raises(AttributeError):
+        rules.wraparound = True
+    assert rules == Rules()
+    assert hash(rules) == hash(Rules())
+
+
+@pytest.mark.parametrize(
+    "name", ["turn", "ply", "record", "rules", "is_over", "winner", "last_move", "new_attribute"]
+)
+def test_position_attributes_cannot_be_set(name):
+    pos = Position.start().play("D4")
+    before = pos.to_text(), pos.record
+    with pytest.raises(AttributeError):
+        setattr(pos, name, None)
+    assert (pos.to_text(), pos.record) == before
+
+
+def test_position_is_made_by_its_constructors_only():
+    with pytest.raises(TypeError):
+        Position()
+
+
+def test_moves_are_frozen():
+    move = parse_move("E4")
+    with pytest.raises(AttributeError):
+        move.square = 3
+    assert str(move) == "E4"
+
+
+def test_color_and_stone_are_string_enums():
+    assert Color.DARK == "dark" and Color.LIGHT == "light"
+    assert Stone.STONE == "stone" and Stone.THUNDER == "thunder" and Stone.WODEN == "woden"
+    assert Color("dark") is Color.DARK
+    assert f"{Color.LIGHT}" == "light"
+
+
+# --- The engine stays pure -----------------------------------------------------------
+
+
+def _imported_modules(source: str) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "the engine imports nothing from its own package"
+            names.add(node.module)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "__import__":
+            names.add("__import__")
+    return names
+
+
+def test_engine_source_imports_only_the_standard_library():
+    source = (ROOT / "game" / "engine.py").read_text(encoding="utf-8")
+    modules = _imported_modules(source)
+    assert modules, "the parser found the engine's imports"
+    assert not {m for m in modules if m.split(".")[0] == "django"}
+    assert {m.split(".")[0] for m in modules} <= sys.stdlib_module_names
+
+
+def test_importing_the_engine_loads_no_django():
+    script = (
+        "import sys, game.engine\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]"
