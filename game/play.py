@@ -1,0 +1,262 @@
+"""Every action on a game, one transaction each. Views call these, never the ORM directly.
+
+Seats are passed in as ``tokens``: the seat tokens this browser holds for the game,
+by colour (``{"dark": "…"}``). Only the engine decides what a legal move is; this
+module checks who may act, writes the move log and refreshes the cached state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from django.core.signing import salted_hmac
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.crypto import constant_time_compare
+
+from game.engine import PASS, Color, Position, Rules
+from game.models import Game, Move, hash_token, new_seat_token
+
+Tokens = Mapping[str, str]
+
+
+class PlayError(Exception):
+    """An action refused for a reason the player should read; nothing was changed."""
+
+    status = 400
+
+
+class GameNotFound(PlayError):
+    status = 404
+
+
+class NotYourTurn(PlayError):
+    """The browser holds a seat, but not the one that may act now."""
+
+    status = 409
+
+
+class NotSeated(PlayError):
+    """The browser holds no seat in this game (a watcher, or a wrong link)."""
+
+    status = 403
+
+
+class StaleMove(PlayError):
+    """The game moved on since the page was drawn (double click, old tab)."""
+
+    status = 409
+
+
+class GameFinished(PlayError):
+    status = 409
+
+
+def invite_code(game: Game) -> str:
+    """The secret of a friend game's invite link (128 bits, derived, never stored)."""
+    return salted_hmac("maerstanas.invite", game.public_id).hexdigest()[:32]
+
+
+def revision(public_id: str) -> int | None:
+    """How many changes a watching page has seen; None for an unknown game."""
+    return Game.objects.revision_of(public_id)
+
+
+def rematch_of(game: Game) -> Game | None:
+    """The rematch started from a finished game, if any."""
+    return Game.objects.filter(rematch_of=game).first() if game.is_over else None
+
+
+def _locked(public_id: str) -> Game:
+    try:
+        return Game.objects.select_for_update().get(public_id=public_id)
+    except Game.DoesNotExist:
+        raise GameNotFound("there is no such game") from None
+
+
+def _cache(game: Game, position: Position) -> list[str]:
+    """Copy the position onto the game's cached fields; return the fields changed."""
+    score = position.score()
+    game.ply = position.ply
+    game.position_text = position.to_text()
+    game.dark_score, game.light_score = score
+    if position.is_over:
+        game.turn = ""
+        game.status = Game.Status.FINISHED
+        game.result = position.result
+    else:
+        game.turn = position.turn.value
+    return ["ply", "position_text", "dark_score", "light_score", "turn", "status", "result"]
+
+
+def _bump(game: Game, fields: list[str]) -> None:
+    """Save ``fields`` and advance the revision the live pages poll for."""
+    revision = game.revision
+    game.revision = F("revision") + 1
+    game.save(update_fields=[*fields, "revision", "updated"])
+    game.revision = revision + 1
+
+
+def create_game(
+    mode: str, rules: Rules, creator: str = "dark", rematch_of: Game | None = None
+) -> tuple[Game, dict[str, str]]:
+    """Start a game; return it and the seat tokens of its creator, by colour.
+
+    A hot-seat game gives the creator both seats; a friend game one seat (``creator``
+    is ``dark``, ``light`` or ``random``) and leaves the other for the invite.
+    """
+    if mode not in Game.Mode.values:
+        raise PlayError(f"{mode!r} is not a kind of game: choose hot-seat or play a friend")
+    if creator == "random":
+        creator = random.SystemRandom().choice([c.value for c in Color])
+    if creator not in Color.__members__.values():
+        raise PlayError(f"{creator!r} is not a colour: choose dark, light or random")
+    game = Game(
+        mode=mode,
+        special_stones=rules.special_stones,
+        scoring=rules.scoring,
+        wraparound=rules.wraparound,
+        rematch_of=rematch_of,
+    )
+    _cache(game, Position.start(rules))
+    colors = [c.value for c in Color] if mode == Game.Mode.HOTSEAT else [creator]
+    tokens = {color: new_seat_token() for color in colors}
+    for color, token in tokens.items():
+        setattr(game, f"{color}_seat", hash_token(token))
+    game.status = Game.Status.WAITING if len(tokens) < 2 else Game.Status.ACTIVE
+    game.save()
+    return game, tokens
+
+
+def free_seat(game: Game) -> str | None:
+    """The colour nobody holds yet, if any."""
+    for color in Color:
+        if not game.seat_hash(color):
+            return color.value
+    return None
+
+
+def join(public_id: str, invite: str = "", previous: Tokens | None = None) -> tuple[Game, str, str]:
+    """Take the free seat of a friend game; return (game, colour, token).
+
+    Allowed with the game's invite code, or, for a rematch, to whoever held the other
+    seat of the previous game (``previous`` holds this browser's tokens for it).
+    Raises ``PlayError`` when the seat is taken or the invite is wrong.
+    """
+    with transaction.atomic():
+        game = _locked(public_id)
+        color = free_seat(game)
+        if color is None:
+            raise NotSeated("both seats are taken: you can watch this game")
+        invited = bool(invite) and constant_time_compare(invite, invite_code(game))
+        old = game.rematch_of
+        # In a rematch the colours swap: who held the other colour before takes this seat.
+        returning = old is not None and old.holds_seat(
+            Color(color).opponent, (previous or {}).get(Color(color).opponent.value)
+        )
+        if not (invited or returning):
+            raise NotSeated("this invite is not valid for this game")
+        token = new_seat_token()
+        setattr(game, f"{color}_seat", hash_token(token))
+        game.status = Game.Status.ACTIVE
+        _bump(game, [f"{color}_seat", "status"])
+    return game, color, token
+
+
+def check_seat(game: Game, color: str, token: str) -> None:
+    """Raise ``NotSeated`` unless ``token`` is the secret of ``color``'s seat."""
+    if color not in Color.__members__.values() or not game.holds_seat(color, token):
+        raise NotSeated("this seat link is not valid for this game")
+
+
+def seated_colors(game: Game, tokens: Tokens) -> set[str]:
+    """The colours whose seats these tokens hold."""
+    return {c.value for c in Color if game.holds_seat(c, tokens.get(c.value))}
+
+
+def make_move(
+    public_id: str, tokens: Tokens, text: str, expected_ply: int | str | None = None
+) -> Game:
+    """Play ``text`` for the side to move, then any automatic pass; return the game.
+
+    ``expected_ply`` is the ply the player saw: when the game has moved on, the move
+    is refused with ``StaleMove`` so a double click or a stale tab never plays twice.
+    Raises ``PlayError`` subclasses for who may move and ``MoveError`` for the rules.
+    """
+    with transaction.atomic():
+        game = _locked(public_id)
+        if game.status == Game.Status.FINISHED:
+            raise GameFinished("the game is over")
+        seated = seated_colors(game, tokens)
+        if not seated:
+            raise NotSeated("you are watching this game: only its players can move")
+        if game.turn not in seated:
+            raise NotYourTurn(f"it is {game.turn}'s turn")
+        if expected_ply not in (None, "") and str(expected_ply) != str(game.ply):
+            raise StaleMove("the board changed since you saw it: look again and choose anew")
+        position = game.position().play(text)
+        while position.must_pass:
+            position = position.play(PASS)
+        played = [
+            (ply, Color.DARK.value if ply % 2 else Color.LIGHT.value, notation)
+            for ply, notation in enumerate(position.record[game.ply :], start=game.ply + 1)
+        ]
+        try:
+            Move.objects.bulk_create(
+                Move(game=game, ply=ply, color=color, notation=notation)
+                for ply, color, notation in played
+            )
+        except IntegrityError:
+            raise StaleMove("the board changed since you saw it: look again") from None
+        game.log_moves(played)
+        _bump(game, _cache(game, position))
+    return game
+
+
+def resign(public_id: str, tokens: Tokens) -> Game:
+    """End the game in the opponent's favour. In hot-seat the side to move resigns."""
+    with transaction.atomic():
+        game = _locked(public_id)
+        if game.status == Game.Status.FINISHED:
+            raise GameFinished("the game is over")
+        seated = seated_colors(game, tokens)
+        if not seated:
+            raise NotSeated("you are watching this game: only its players can resign")
+        loser = game.turn if len(seated) == 2 else seated.pop()
+        game.resigned = loser
+        game.result = Color(loser).opponent.value
+        game.status = Game.Status.FINISHED
+        game.turn = ""
+        _bump(game, ["resigned", "result", "status", "turn"])
+    return game
+
+
+def rematch(public_id: str, tokens: Tokens) -> tuple[Game, dict[str, str]]:
+    """The finished game's rematch: same options, colours swapped; return it and new tokens.
+
+    The first player to ask creates it; the other player then joins it (``join`` with
+    their tokens of this game) or, asking again, is seated in it.
+    """
+    with transaction.atomic():
+        game = _locked(public_id)
+        if game.status != Game.Status.FINISHED:
+            raise PlayError("a rematch can start once this game is over")
+        seated = seated_colors(game, tokens)
+        if not seated:
+            raise NotSeated("only the players of this game can start a rematch")
+        existing = Game.objects.filter(rematch_of=game).first()
+        if existing is not None:
+            if free_seat(existing) is None:
+                return existing, {}
+            _, color, token = join(existing.public_id, previous=tokens)
+            return existing, {color: token}
+        if game.mode == Game.Mode.HOTSEAT:
+            new, new_tokens = create_game(game.mode, game.rules, rematch_of=game)
+        else:
+            (color,) = seated
+            new, new_tokens = create_game(
+                game.mode, game.rules, creator=Color(color).opponent.value, rematch_of=game
+            )
+        _bump(game, [])
+    return new, new_tokens

@@ -1,0 +1,71 @@
+"""The move log is the truth: the cached fields always equal a replay of it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from game import play
+from game.engine import Position, Rules
+from game.models import Game, Move
+
+pytestmark = pytest.mark.django_db
+
+RULE_SETS = [
+    Rules(),
+    Rules(special_stones=False),
+    Rules(scoring="simple"),
+    Rules(wraparound=True),
+    Rules(special_stones=False, scoring="simple", wraparound=True),
+]
+
+
+def assert_cache_matches_replay(game: Game) -> None:
+    game.refresh_from_db()
+    position = Position.replay(game.rules, game.records())
+    assert game.ply == position.ply == game.moves.count()
+    assert game.position_text == position.to_text()
+    assert (game.dark_score, game.light_score) == tuple(position.score())
+    assert game.turn == ("" if position.is_over else position.turn.value)
+    assert game.status == ("finished" if position.is_over else "active")
+    assert game.result == (position.result or "")
+    plies = list(game.moves.values_list("ply", flat=True))
+    assert plies == list(range(1, len(plies) + 1))
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+def test_cache_equals_a_replay_after_every_move(rules):
+    rng = random.Random(str(rules))
+    game, tokens = play.create_game("hotseat", rules)
+    assert_cache_matches_replay(game)
+    while True:
+        game.refresh_from_db()
+        position = Position.from_text(game.position_text, rules)
+        if position.is_over:
+            break
+        moves = [m for m in position.legal_moves() if not m.is_pass]
+        play.make_move(game.public_id, tokens, str(rng.choice(moves)), expected_ply=game.ply)
+        assert_cache_matches_replay(game)
+
+
+def test_move_colours_follow_the_plies():
+    game, tokens = play.create_game("hotseat", Rules())
+    for text in ["D4", "E4", "A1"]:
+        play.make_move(game.public_id, tokens, text)
+    assert list(game.moves.values_list("color", flat=True)) == ["dark", "light", "dark"]
+
+
+def test_a_duplicate_ply_is_rejected_by_the_database():
+    game, tokens = play.create_game("hotseat", Rules())
+    play.make_move(game.public_id, tokens, "D4")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Move.objects.create(game=game, ply=1, notation="E4", color="dark")
+    assert game.records() == ["D4"]
+
+
+def test_public_ids_are_unique_and_unguessable():
+    ids = {play.create_game("hotseat", Rules())[0].public_id for _ in range(50)}
+    assert len(ids) == 50
+    assert all(len(i) == 12 for i in ids)

@@ -1,0 +1,213 @@
+"""The actions on a game (game/play.py): who may act, what is written, what is refused."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game import play
+from game.engine import IllegalMoveError, InvalidMoveError, Position, Rules
+from game.models import Game, Move
+
+pytestmark = pytest.mark.django_db
+
+
+def hotseat(rules: Rules | None = None) -> tuple[Game, dict[str, str]]:
+    return play.create_game("hotseat", rules or Rules())
+
+
+def test_hotseat_creator_holds_both_seats():
+    game, tokens = hotseat()
+    assert set(tokens) == {"dark", "light"}
+    assert play.seated_colors(game, tokens) == {"dark", "light"}
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_seat_tokens_are_long_random_and_stored_hashed():
+    game, tokens = hotseat()
+    for color, token in tokens.items():
+        # token_urlsafe(24): 24 random bytes, 192 bits.
+        assert len(token) >= 32
+        stored = game.seat_hash(color)
+        assert stored and token not in stored
+        assert len(stored) == 64
+    other_game, other_tokens = hotseat()
+    assert tokens["dark"] != other_tokens["dark"]
+
+
+def test_friend_game_waits_for_the_invited_player():
+    game, tokens = play.create_game("friend", Rules(), "light")
+    assert set(tokens) == {"light"}
+    assert game.status == Game.Status.WAITING
+    assert play.free_seat(game) == "dark"
+
+
+def test_random_colour_gives_the_creator_one_seat():
+    seen = set()
+    for _ in range(30):
+        _, tokens = play.create_game("friend", Rules(), "random")
+        seen |= set(tokens)
+    assert seen == {"dark", "light"}
+
+
+def test_join_with_invite_takes_the_free_seat_once():
+    game, _ = play.create_game("friend", Rules(), "dark")
+    joined, color, token = play.join(game.public_id, play.invite_code(game))
+    assert color == "light"
+    assert joined.holds_seat("light", token)
+    assert joined.status == Game.Status.ACTIVE
+    with pytest.raises(play.NotSeated, match="both seats are taken"):
+        play.join(game.public_id, play.invite_code(game))
+
+
+def test_join_with_a_wrong_invite_is_refused():
+    game, _ = play.create_game("friend", Rules(), "dark")
+    with pytest.raises(play.NotSeated, match="not valid"):
+        play.join(game.public_id, "0" * 32)
+    game.refresh_from_db()
+    assert play.free_seat(game) == "light"
+
+
+def test_make_move_writes_the_move_and_refreshes_the_cache():
+    game, tokens = hotseat()
+    game = play.make_move(game.public_id, tokens, "d4", expected_ply=0)
+    assert list(game.moves.values_list("ply", "notation", "color")) == [(1, "D4", "dark")]
+    game.refresh_from_db()
+    assert game.ply == 1
+    assert game.turn == "light"
+    assert game.revision == 1
+    assert game.position_text == Position.start().play("D4").to_text()
+
+
+def test_thunder_move_is_recorded_with_its_removals():
+    game, tokens = hotseat()
+    for text in ["D4", "E5", "T E4"]:
+        play.make_move(game.public_id, tokens, text)
+    assert game.records() == ["D4", "E5", "T E4xD4/E5"]
+
+
+def test_illegal_move_changes_nothing():
+    game, tokens = hotseat()
+    play.make_move(game.public_id, tokens, "D4")
+    before = (Game.objects.get(pk=game.pk).revision, Move.objects.count())
+    with pytest.raises(IllegalMoveError, match="D4 is taken"):
+        play.make_move(game.public_id, tokens, "D4")
+    with pytest.raises(InvalidMoveError, match="not a move"):
+        play.make_move(game.public_id, tokens, "E4; DROP TABLE game_move")
+    assert (Game.objects.get(pk=game.pk).revision, Move.objects.count()) == before
+
+
+def test_stale_ply_is_refused():
+    game, tokens = hotseat()
+    play.make_move(game.public_id, tokens, "D4", expected_ply=0)
+    with pytest.raises(play.StaleMove, match="board changed"):
+        play.make_move(game.public_id, tokens, "E4", expected_ply=0)
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_watcher_and_wrong_side_cannot_move():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    _, _, light = play.join(game.public_id, play.invite_code(game))
+    with pytest.raises(play.NotSeated):
+        play.make_move(game.public_id, {}, "D4")
+    with pytest.raises(play.NotYourTurn, match="dark's turn"):
+        play.make_move(game.public_id, {"light": light}, "D4")
+    with pytest.raises(play.NotSeated):
+        play.make_move(game.public_id, {"dark": light}, "D4")  # a token for the wrong seat
+    play.make_move(game.public_id, dark, "D4")
+    with pytest.raises(play.NotYourTurn, match="light's turn"):
+        play.make_move(game.public_id, dark, "E4")
+
+
+def test_another_games_token_does_not_seat_you():
+    game, _ = hotseat()
+    _, other_tokens = hotseat()
+    with pytest.raises(play.NotSeated):
+        play.make_move(game.public_id, other_tokens, "D4")
+
+
+def record_with_a_pass(rules: Rules) -> list[str]:
+    """A random game's record that contains an automatic pass (fixed seed: deterministic)."""
+    rng = random.Random(7)
+    for _ in range(5000):
+        pos = Position.start(rules)
+        while not pos.is_over:
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        if "Pass" in pos.record:
+            return list(pos.record)
+    raise AssertionError("no game with a pass found")
+
+
+def test_forced_pass_is_played_automatically_and_written():
+    record = record_with_a_pass(Rules())
+    game, tokens = hotseat()
+    for text in record:
+        if text != "Pass":
+            play.make_move(game.public_id, tokens, text)
+    assert game.records() == record
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    final = Position.replay(Rules(), record)
+    assert (game.dark_score, game.light_score) == tuple(final.score())
+    assert game.result == final.result
+    assert game.turn == ""
+
+
+def test_finished_game_refuses_moves():
+    game, tokens = hotseat()
+    play.resign(game.public_id, tokens)
+    with pytest.raises(play.GameFinished, match="the game is over"):
+        play.make_move(game.public_id, tokens, "D4")
+
+
+def test_resign_in_hotseat_loses_for_the_side_to_move():
+    game, tokens = hotseat()
+    play.make_move(game.public_id, tokens, "D4")
+    game = play.resign(game.public_id, tokens)
+    assert (game.resigned, game.result, game.status) == ("light", "dark", "finished")
+
+
+def test_resign_in_a_friend_game_loses_for_the_resigner_and_watchers_cannot():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    with pytest.raises(play.NotSeated):
+        play.resign(game.public_id, {})
+    game = play.resign(game.public_id, dark)
+    assert (game.resigned, game.result) == ("dark", "light")
+
+
+def test_rematch_swaps_colours_and_seats_the_other_player_when_they_ask():
+    game, dark = play.create_game("friend", Rules(scoring="simple", wraparound=True), "dark")
+    _, _, light = play.join(game.public_id, play.invite_code(game))
+    with pytest.raises(play.PlayError, match="once this game is over"):
+        play.rematch(game.public_id, dark)
+    play.resign(game.public_id, dark)
+
+    new, new_tokens = play.rematch(game.public_id, dark)
+    assert set(new_tokens) == {"light"}  # the old dark player now plays light
+    assert new.rematch_of_id == game.id
+    assert (new.scoring, new.wraparound, new.special_stones) == ("simple", True, True)
+    assert new.status == Game.Status.WAITING
+
+    again, their_tokens = play.rematch(game.public_id, {"light": light})
+    assert again.pk == new.pk
+    assert set(their_tokens) == {"dark"}
+    again.refresh_from_db()
+    assert again.status == Game.Status.ACTIVE
+    assert play.seated_colors(again, their_tokens) == {"dark"}
+
+
+def test_returning_player_joins_the_rematch_without_an_invite():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    _, _, light = play.join(game.public_id, play.invite_code(game))
+    play.resign(game.public_id, {"light": light})
+    new, _ = play.rematch(game.public_id, dark)
+    with pytest.raises(play.NotSeated):
+        play.join(new.public_id, previous=dark)  # the old dark player already plays in it
+    _, color, _ = play.join(new.public_id, previous={"light": light})
+    assert color == "dark"
+
+
+def test_unknown_game_is_reported():
+    with pytest.raises(play.GameNotFound):
+        play.make_move("nope", {}, "D4")

@@ -1,0 +1,415 @@
+"""Every view, as htmx and as a plain browser, and the page marks outside tests rely on."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from game import play
+from game.engine import Position, Rules
+from game.models import Game, Move
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def new_game(client: Client, **fields: str) -> Game:
+    data = {"mode": "hotseat", "special_stones": "on", "scoring": "standard"} | fields
+    response = client.post("/", data)
+    assert response.status_code == 303, response.content
+    game = Game.objects.get()
+    assert response["Location"] == f"/g/{game.public_id}/"
+    return game
+
+
+def post_move(client: Client, game: Game, move: str, htmx: bool = True, ply: int | None = None):
+    game.refresh_from_db()
+    data = {"move": move, "ply": game.ply if ply is None else ply}
+    return client.post(f"/g/{game.public_id}/move", data, headers=HTMX if htmx else {})
+
+
+# Home and creating games ------------------------------------------------------------------
+
+
+def test_home_has_the_new_game_form(client):
+    html = client.get("/").content.decode()
+    assert '<form method="post"' in html
+    for name in ("mode", "special_stones", "wraparound", "scoring", "color"):
+        assert f'name="{name}"' in html
+    assert 'value="hotseat"' in html and 'value="friend"' in html
+
+
+def test_creating_a_hotseat_game_redirects_to_it_with_the_chosen_rules(client):
+    game = new_game(client, wraparound="on", scoring="simple")
+    assert (game.mode, game.special_stones, game.scoring, game.wraparound) == (
+        "hotseat",
+        True,
+        "simple",
+        True,
+    )
+    assert re.fullmatch(r"[A-Za-z0-9_-]{12}", game.public_id)
+
+
+def test_unchecked_special_stones_means_off(client):
+    game = new_game(client, special_stones="")
+    assert game.special_stones is False
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "data-stone-choice" not in html
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"mode": "solo"},
+        {"scoring": "golf"},
+        {"color": "purple", "mode": "friend"},
+        {"mode": ""},
+    ],
+)
+def test_bad_options_are_refused_with_a_message(client, fields):
+    data = {"mode": "hotseat", "scoring": "standard"} | fields
+    response = client.post("/", data)
+    assert response.status_code == 400
+    assert b"Select a valid choice" in response.content or b"required" in response.content
+    assert not Game.objects.exists()
+
+
+def test_creating_through_htmx_redirects_the_client(client):
+    response = client.post("/", {"mode": "hotseat", "scoring": "standard"}, headers=HTMX)
+    game = Game.objects.get()
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == f"/g/{game.public_id}/"
+
+
+# The game page ----------------------------------------------------------------------------
+
+
+def test_game_page_shows_every_square_scores_and_turn(client):
+    game = new_game(client)
+    response = client.get(f"/g/{game.public_id}/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert len(re.findall(r'data-square="[A-G][1-7]"', html)) == 49
+    assert 'data-score="dark"' in html and 'data-score="light"' in html
+    assert 'data-turn="dark"' in html
+    # The seated player gets a button per legal square, in a POST form with CSRF.
+    assert html.count('name="move" value="') == 49
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert "<html" in html
+
+
+def test_htmx_request_gets_only_the_partial(client):
+    game = new_game(client)
+    response = client.get(f"/g/{game.public_id}/", headers=HTMX)
+    html = response.content.decode()
+    assert "<html" not in html
+    assert 'id="game"' in html
+    assert 'hx-swap-oob="innerHTML"' in html
+    assert response["Vary"].count("HX-Request") == 1
+
+
+def test_stone_parameter_selects_the_thunder_stone(client):
+    game = new_game(client)
+    post_move(client, game, "D4")
+    html = client.get(f"/g/{game.public_id}/?stone=thunder").content.decode()
+    assert 'value="T E4"' in html
+    assert 'value="E4"' not in html
+    # The thunder target next to D4 says what it would clear.
+    assert 'data-clears="D4"' in html
+
+
+def test_woden_selection_offers_only_opponent_stones(client):
+    game = new_game(client)
+    post_move(client, game, "D4")
+    html = client.get(f"/g/{game.public_id}/?stone=woden").content.decode()
+    assert re.findall(r'name="move" value="([^"]+)"', html) == ["W D4"]
+
+
+def test_unknown_stone_choice_falls_back_to_a_normal_stone(client):
+    game = new_game(client)
+    html = client.get(f"/g/{game.public_id}/?stone=<script>").content.decode()
+    assert "<script>" not in html.split("</head>")[1]
+    assert 'value="D4"' in html
+
+
+def test_closed_squares_say_why(client):
+    game = new_game(client)
+    for move in ["A2", "G7", "B1"]:  # A1 now has A2 and B1 beside it plus two edges
+        post_move(client, game, move)
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "A1, empty: A1 would have four hinges" in html
+
+
+def test_unknown_game_is_404_everywhere(client):
+    for url in ["/g/nope/", "/g/nope/poll?v=0", "/api/games/nope", "/g/nope/resign"]:
+        assert client.get(url).status_code == 404, url
+    for url in ["/g/nope/move", "/g/nope/join", "/g/nope/resign", "/g/nope/rematch"]:
+        assert client.post(url, {"move": "D4"}).status_code == 404, url
+
+
+def test_state_changing_urls_refuse_get(client):
+    game = new_game(client)
+    for action in ("move", "join", "rematch"):
+        assert client.get(f"/g/{game.public_id}/{action}").status_code == 405
+    assert not Move.objects.exists()
+
+
+# Moves -------------------------------------------------------------------------------------
+
+
+def test_move_by_htmx_returns_the_new_board(client):
+    game = new_game(client)
+    response = post_move(client, game, "D4")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert 'data-square="D4" data-stone="dark-stone"' in html
+    assert 'data-turn="light"' in html
+    assert Move.objects.get().notation == "D4"
+
+
+def test_move_without_javascript_redirects(client):
+    game = new_game(client)
+    response = post_move(client, game, "D4", htmx=False)
+    assert response.status_code == 303
+    assert response["Location"] == f"/g/{game.public_id}/"
+    assert Move.objects.count() == 1
+
+
+def test_illegal_move_is_shown_on_the_board_and_changes_nothing(client):
+    game = new_game(client)
+    post_move(client, game, "D4")
+    response = post_move(client, game, "D4")
+    assert response.status_code == 200
+    assert b"D4 is taken" in response.content
+    assert b"data-error" in response.content
+    assert Move.objects.count() == 1
+
+
+def test_illegal_move_without_javascript_shows_a_message_after_redirect(client):
+    game = new_game(client)
+    response = post_move(client, game, "Z9", htmx=False)
+    assert response.status_code == 303
+    page = client.get(response["Location"]).content.decode()
+    assert "&#x27;Z9&#x27; is not a move: squares run A1 to G7" in page
+    assert not Move.objects.exists()
+
+
+def test_stale_ply_does_not_play_twice(client):
+    game = new_game(client)
+    post_move(client, game, "D4", ply=0)
+    response = post_move(client, game, "E4", ply=0)
+    assert b"board changed" in response.content
+    assert list(Move.objects.values_list("notation", flat=True)) == ["D4"]
+
+
+def test_watcher_cannot_move(client):
+    game = new_game(client)
+    watcher = Client()
+    response = watcher.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
+    assert response.status_code == 403
+    assert b"watching" in response.content
+    assert not Move.objects.exists()
+    html = watcher.get(f"/g/{game.public_id}/").content.decode()
+    assert 'name="move"' not in html
+    assert len(re.findall(r"data-square=", html)) == 49
+
+
+def test_missing_csrf_token_is_refused():
+    client = Client(enforce_csrf_checks=True)
+    client.get("/")
+    response = client.post("/", {"mode": "hotseat", "scoring": "standard"})
+    assert response.status_code == 403
+    assert b"security token" in response.content
+    assert not Game.objects.exists()
+
+
+# Live polling -------------------------------------------------------------------------------
+
+
+def test_poll_answers_204_while_nothing_changed(client, django_assert_max_num_queries):
+    game = new_game(client)
+    with django_assert_max_num_queries(1):
+        response = client.get(f"/g/{game.public_id}/poll?v={game.revision}", headers=HTMX)
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+def test_poll_returns_the_fresh_board_after_a_move(client):
+    game = new_game(client)
+    watcher = Client()
+    revision = game.revision
+    post_move(client, game, "D4")
+    response = watcher.get(f"/g/{game.public_id}/poll?v={revision}", headers=HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-square="D4" data-stone="dark-stone"' in html
+    assert "hx-trigger" in html
+    assert "Dark played D4" in html
+
+
+def test_finished_game_stops_polling(client):
+    game = new_game(client)
+    client.post(f"/g/{game.public_id}/resign", headers=HTMX)
+    html = client.get(f"/g/{game.public_id}/", headers=HTMX).content.decode()
+    assert "hx-trigger" not in html.split('id="game"')[1].split(">")[0]
+    assert 'data-result="light"' in html
+    assert "Dark resigned" in html
+
+
+# JSON -------------------------------------------------------------------------------------------
+
+
+def test_api_returns_the_public_state(client):
+    game = new_game(client)
+    for move in ["D4", "E5", "T E4"]:
+        post_move(client, game, move)
+    data = client.get(f"/api/games/{game.public_id}").json()
+    pos = Position.replay(Rules(), ["D4", "E5", "T E4"])
+    assert data["id"] == game.public_id
+    assert data["rules"] == {"special_stones": True, "scoring": "standard", "wraparound": False}
+    assert data["record"] == ["D4", "E5", "T E4xD4/E5"]
+    assert data["ply"] == 3
+    assert data["turn"] == "light"
+    assert data["score"] == {"dark": pos.score().dark, "light": pos.score().light}
+    assert data["over"] is False and data["result"] is None
+    assert sorted(data["legal"]) == sorted(str(m) for m in pos.legal_moves())
+
+
+def test_api_of_a_finished_game(client):
+    game = new_game(client)
+    client.post(f"/g/{game.public_id}/resign")
+    data = client.get(f"/api/games/{game.public_id}").json()
+    assert (data["over"], data["result"], data["turn"], data["legal"]) == (True, "light", None, [])
+
+
+# Friends: invite, seat link, rematch ------------------------------------------------------------
+
+
+def test_friend_game_shows_the_invite_only_to_its_creator(client):
+    game = new_game(client, mode="friend", color="dark")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    invite = re.search(r'data-invite-url="([^"]+)"', html)
+    assert invite and invite[1].endswith(f"/invite/{play.invite_code(game)}/")
+    assert "data-invite-url" not in Client().get(f"/g/{game.public_id}/").content.decode()
+
+
+def test_invited_friend_joins_then_the_invite_only_lets_people_watch(client):
+    game = new_game(client, mode="friend", color="dark")
+    invite_path = f"/g/{game.public_id}/invite/{play.invite_code(game)}/"
+    friend = Client()
+    page = friend.get(invite_path)
+    assert page.status_code == 200 and b"data-join" in page.content
+    game.refresh_from_db()
+    assert play.free_seat(game) == "light"  # opening the invite changes nothing
+    response = friend.post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert play.free_seat(game) is None
+    assert game.status == Game.Status.ACTIVE
+    # The creator moves, the friend answers.
+    post_move(client, game, "D4")
+    assert post_move(friend, game, "E4").status_code == 200
+    assert game.records() == ["D4", "E4"]
+    # A third browser with the invite only gets to watch.
+    third = Client()
+    assert b"has been used" in third.get(invite_path).content
+    third.post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
+    html = third.get(f"/g/{game.public_id}/").content.decode()
+    assert 'name="move"' not in html
+
+
+def test_seat_link_continues_the_game_in_another_browser(client):
+    game = new_game(client, mode="friend", color="dark")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    seat_url = re.search(r'data-seat-url="http://testserver([^"]+)"', html)[1]
+    phone = Client()
+    assert b"Play as dark here" in phone.get(seat_url).content
+    assert phone.post(seat_url).status_code == 303
+    assert post_move(phone, game, "D4").status_code == 200
+    assert game.records() == ["D4"]
+
+
+def test_forged_seat_link_is_refused(client):
+    game = new_game(client, mode="friend", color="dark")
+    response = Client().get(f"/g/{game.public_id}/seat/dark/forged-token/")
+    assert response.status_code == 403
+    response = Client().post(f"/g/{game.public_id}/seat/light/forged-token/")
+    assert response.status_code == 403
+
+
+def test_resign_asks_for_confirmation_first(client):
+    game = new_game(client)
+    page = client.get(f"/g/{game.public_id}/resign")
+    assert page.status_code == 200 and b"data-confirm-resign" in page.content
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert client.post(f"/g/{game.public_id}/resign").status_code == 303
+    game.refresh_from_db()
+    assert (game.status, game.result, game.resigned) == ("finished", "light", "dark")
+
+
+def test_watcher_cannot_resign(client):
+    game = new_game(client)
+    assert Client().post(f"/g/{game.public_id}/resign").status_code == 403
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_rematch_after_a_friend_game(client):
+    game = new_game(client, mode="friend", color="dark")
+    friend = Client()
+    friend.post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
+    client.post(f"/g/{game.public_id}/resign")
+    response = client.post(f"/g/{game.public_id}/rematch")
+    new = Game.objects.get(rematch_of=game)
+    assert response["Location"] == f"/g/{new.public_id}/"
+    assert new.light_seat and not new.dark_seat
+    # The friend's page offers to join it; joining seats them as dark.
+    assert b"Join the rematch" in friend.get(f"/g/{game.public_id}/").content
+    friend.post(f"/g/{game.public_id}/rematch")
+    new.refresh_from_db()
+    assert new.dark_seat and new.status == Game.Status.ACTIVE
+    assert post_move(friend, new, "D4").status_code == 200
+    # A watcher is offered to watch it, not to play.
+    watcher_html = Client().get(f"/g/{game.public_id}/").content.decode()
+    assert "Go to the rematch" in watcher_html
+
+
+def test_about_page_is_linked_from_every_page(client):
+    game = new_game(client)
+    for url in ["/", f"/g/{game.public_id}/", "/about/"]:
+        assert b'href="/about/"' in client.get(url).content
+
+
+# Headers ----------------------------------------------------------------------------------------
+
+
+def test_security_headers_are_set(client):
+    response = client.get("/")
+    csp = response["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Referrer-Policy"] == "same-origin"
+
+
+def test_session_and_csrf_cookies_are_httponly_and_samesite(client):
+    client.get("/")  # the form sets the CSRF cookie
+    new_game(client)
+    cookies = client.cookies
+    for name in ("sessionid", "csrftoken"):
+        assert cookies[name]["httponly"], name
+        assert cookies[name]["samesite"] == "Lax", name
+
+
+def test_pages_carry_no_inline_script_or_style(client):
+    game = new_game(client)
+    for url in ["/", f"/g/{game.public_id}/", "/about/"]:
+        html = client.get(url).content.decode()
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), url
+        assert " style=" not in html, url
