@@ -1,0 +1,105 @@
+"""Run the real site under gunicorn on a database of its own, for tests and benchmarks."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def site_env(workdir: Path, database_url: str | None = None, **extra: str) -> dict[str, str]:
+    """The environment of a production-like instance: DEBUG off, own DB and static root."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "GUNICORN_")) and key != "DATABASE_URL"
+    }
+    env |= {
+        "DJANGO_SECRET_KEY": "end-to-end-tests-secret-key-not-for-production-use-0123456789",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_STATIC_ROOT": str(workdir / "static"),
+        "SQLITE_PATH": str(workdir / "db.sqlite3"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    env |= extra
+    return env
+
+
+def prepare(env: dict[str, str]) -> None:
+    """Migrate the database and collect static files, as `make run` does."""
+    for command in (["migrate", "--no-input"], ["collectstatic", "--no-input"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command, "--verbosity", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+
+
+@dataclass
+class Server:
+    """A gunicorn serving the site on a loopback port."""
+
+    env: dict[str, str]
+    workers: int | None = 2  # None: gunicorn.conf.py's default
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20) -> Server:
+        self.log = Path(self.env["DJANGO_STATIC_ROOT"]).parent / f"gunicorn-{self.port}.log"
+        env = self.env | {"GUNICORN_BIND": f"127.0.0.1:{self.port}", "GUNICORN_ACCESS_LOG": ""}
+        if self.workers:
+            env["GUNICORN_WORKERS"] = str(self.workers)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "maerstanas_site.wsgi"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/about/", timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"gunicorn did not answer within {timeout}s")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.process = None

@@ -1,0 +1,264 @@
+"""Real games in headless Chromium against gunicorn: clicks, two browsers, no JavaScript.
+
+Needs Debian's Chromium (`apt-get install chromium`). Without it these tests skip,
+unless MAERSTANAS_REQUIRE_BROWSER is set (as CI does), which makes that a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.servers import ROOT, Server, prepare, site_env
+from game.engine import Position, Rules
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+LIVE_TIMEOUT_MS = 2000  # the opponent's move must show within two seconds
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    env = site_env(tmp_path_factory.mktemp("browser-site"))
+    prepare(env)
+    server = Server(env, workers=3).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        message = f"Chromium not found at {CHROMIUM}: install it with `apt-get install chromium`"
+        if os.environ.get("MAERSTANAS_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, request) -> Iterator[Callable[..., object]]:
+    """Open pages in fresh browser contexts (separate cookies: separate people)."""
+    contexts = []
+
+    def open_page(**options):
+        context = browser.new_context(**({"viewport": {"width": 1100, "height": 900}} | options))
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        return page
+
+    yield open_page
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        for i, context in enumerate(contexts):
+            for j, page in enumerate(context.pages):
+                page.screenshot(path=ARTIFACTS / f"{request.node.name}-{i}-{j}.png", full_page=True)
+    for context in contexts:
+        context.close()
+
+
+def api(site: Server, game_id: str) -> dict:
+    with urllib.request.urlopen(f"{site.url}/api/games/{game_id}") as response:
+        return json.load(response)
+
+
+def game_id_of(page) -> str:
+    return re.search(r"/g/([^/]+)/", page.url)[1]
+
+
+def start_game(page, site: Server, mode: str = "hotseat", color: str = "dark") -> str:
+    page.goto(site.url + "/")
+    page.check(f"input[name=mode][value={mode}]")
+    if mode == "friend":
+        page.check(f"input[name=color][value={color}]")
+    page.click("form button[type=submit]")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    return game_id_of(page)
+
+
+def ply_of(page) -> int:
+    return int(page.get_attribute("#game", "data-ply"))
+
+
+def click_move(page, move: str) -> None:
+    """Choose the stone kind, then click the square, as a player would."""
+    kind = {"T": "thunder", "W": "woden"}.get(move[0], "stone") if " " in move else "stone"
+    square = move.split()[-1].split("x")[0]
+    if page.get_attribute("#board", "class").split()[1] != f"board--{kind}":
+        page.click(f'[data-stone-choice="{kind}"]')
+        page.wait_for_selector(f"#board.board--{kind}")
+    before = ply_of(page)
+    page.click(f'[data-square="{square}"] button')
+    # The page's own CSP allows no eval, so wait on a selector, not a JS predicate.
+    page.wait_for_selector(f'#game:not([data-ply="{before}"])', timeout=LIVE_TIMEOUT_MS * 3)
+
+
+def record_with_everything() -> list[str]:
+    """A game where both sides use both special stones and someone must pass."""
+    rng = random.Random(2024)
+    while True:
+        pos = Position.start(Rules())
+        while not pos.is_over:
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        record = pos.record
+        specials = {(i % 2, m[0]) for i, m in enumerate(record) if m[:2] in ("T ", "W ")}
+        if "Pass" in record and len(specials) == 4:
+            return list(record)
+
+
+def test_hotseat_game_played_to_the_end_by_clicking(site, new_page):
+    record = record_with_everything()
+    page = new_page()
+    game_id = start_game(page, site)
+    for move in record:
+        if move != "Pass":
+            click_move(page, move)
+    final = Position.replay(Rules(), record)
+    assert page.get_attribute("[data-result]", "data-result") == final.result
+    assert int(page.inner_text('[data-score="dark"]')) == final.score().dark
+    assert int(page.inner_text('[data-score="light"]')) == final.score().light
+    moves = page.inner_text("#move-list")
+    assert "Pass" in moves
+    assert str(final.score()) in moves
+    assert api(site, game_id)["record"] == record
+    assert page.locator("button[name=move]").count() == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "hotseat-finished.png", full_page=True)
+
+
+def test_friend_game_is_live_in_two_browsers_and_watched_by_a_third(site, new_page):
+    creator = new_page()
+    game_id = start_game(creator, site, mode="friend", color="dark")
+    invite = creator.get_attribute("[data-invite-url]", "data-invite-url")
+    assert invite and "/invite/" in invite
+
+    friend = new_page()
+    friend.goto(invite)  # with JavaScript on, opening the invite takes the seat
+    friend.wait_for_url(f"{site.url}/g/{game_id}/")
+    friend.wait_for_selector(".score--light >> text=(you)")
+    watcher = new_page()
+    watcher.goto(f"{site.url}/g/{game_id}/")
+    assert watcher.locator("button[name=move]").count() == 0
+
+    for mover, other, move in [
+        (creator, friend, "D4"),
+        (friend, creator, "E4"),
+        (creator, friend, "A1"),
+        (friend, creator, "G7"),
+    ]:
+        click_move(mover, move)
+        started = time.monotonic()
+        selector = f'[data-square="{move}"][data-stone]'
+        other.wait_for_selector(selector, timeout=LIVE_TIMEOUT_MS)
+        watcher.wait_for_selector(selector, timeout=LIVE_TIMEOUT_MS)
+        assert time.monotonic() - started < LIVE_TIMEOUT_MS / 1000
+        assert watcher.locator("button[name=move]").count() == 0
+    assert int(friend.inner_text('[data-score="dark"]')) == 2  # A1: a corner, two edges
+    assert api(site, game_id)["record"] == ["D4", "E4", "A1", "G7"]
+
+    creator.click("text=Resign")  # the confirmation dialog is accepted
+    creator.wait_for_selector('[data-result="light"]')
+    friend.wait_for_selector('[data-result="light"]', timeout=LIVE_TIMEOUT_MS)
+    watcher.wait_for_selector('[data-result="light"]', timeout=LIVE_TIMEOUT_MS)
+
+    creator.click("[data-rematch]")
+    creator.wait_for_url(re.compile(rf"/g/(?!{re.escape(game_id)}/)[^/]+/$"))
+    rematch_id = game_id_of(creator)
+    friend.reload()
+    friend.click("[data-rematch]")
+    friend.wait_for_url(f"{site.url}/g/{rematch_id}/")
+    friend.wait_for_selector(".score--dark >> text=(you)")  # colours swapped
+    click_move(friend, "C3")
+    creator.wait_for_selector(
+        '[data-square="C3"][data-stone="dark-stone"]', timeout=LIVE_TIMEOUT_MS
+    )
+
+
+def test_friend_game_without_javascript(site, new_page):
+    creator = new_page(java_script_enabled=False)
+    friend = new_page(java_script_enabled=False)
+    game_id = start_game(creator, site, mode="friend", color="dark")
+    invite = creator.get_attribute("[data-invite-url]", "data-invite-url")
+    friend.goto(invite)
+    friend.click("[data-join]")
+    friend.wait_for_url(f"{site.url}/g/{game_id}/")
+
+    creator.click('[data-square="D4"] button')
+    creator.wait_for_selector('[data-square="D4"][data-stone="dark-stone"]')
+    friend.reload()
+    friend.click('[data-square="E4"] button')
+    friend.wait_for_selector('[data-square="E4"][data-stone="light-stone"]')
+    # Two tabs of one player: the second tab's move is stale, refused with a message.
+    creator.reload()
+    second_tab = creator.context.new_page()
+    second_tab.goto(creator.url)
+    creator.click('[data-square="A1"] button')
+    creator.wait_for_selector('[data-square="A1"][data-stone="dark-stone"]')
+    second_tab.click('[data-square="B2"] button')
+    assert "turn" in second_tab.inner_text(".messages")
+    assert api(site, game_id)["record"] == ["D4", "E4", "A1"]
+
+    friend.reload()
+    friend.click("text=Resign")
+    friend.click("[data-confirm-resign]")
+    friend.wait_for_selector('[data-result="dark"]')
+    creator.reload()
+    assert creator.get_attribute("[data-result]", "data-result") == "dark"
+
+
+def test_a_move_by_keyboard_alone(site, new_page):
+    page = new_page()
+    start_game(page, site)
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.name") == "move":
+            break
+    square = page.evaluate("document.activeElement.value")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f'[data-square="{square}"][data-stone="dark-stone"]')
+    # Focus stays on the board, so the next player can go on with the keyboard.
+    assert page.evaluate("document.activeElement.name") == "move"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#game[data-ply="2"]')
+
+
+def test_the_whole_board_fits_a_phone(site, new_page):
+    page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    start_game(page, site)
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for square in ["A1", "G1", "G7"]:
+        box = page.locator(f'[data-square="{square}"]').bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    page.tap('[data-square="D4"] button')
+    page.wait_for_selector('[data-square="D4"][data-stone="dark-stone"]')
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "phone.png", full_page=True)
