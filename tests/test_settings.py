@@ -1,0 +1,70 @@
+"""Settings come from the environment, fail loudly on bad values, and pass --deploy."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from bench.servers import ROOT
+from maerstanas_site.settings import env_bool, env_int, env_list
+
+PRODUCTION = {
+    "DJANGO_SECRET_KEY": "a-long-random-production-secret-" + "x7Qp2" * 10,
+    "DJANGO_ALLOWED_HOSTS": "play.example.org",
+    "DJANGO_CSRF_TRUSTED_ORIGINS": "https://play.example.org",
+    "DJANGO_SECURE": "1",
+}
+
+
+def check_deploy(extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")} | extra
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_check_deploy_is_clean_in_production():
+    result = check_deploy(PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_flags_the_development_key():
+    result = check_deploy({})
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "value, expected", [("1", True), ("yes", True), ("off", False), ("", False)]
+)
+def test_env_bool_reads_yes_and_no(monkeypatch, value, expected):
+    monkeypatch.setenv("SOME_FLAG", value)
+    assert env_bool("SOME_FLAG") is expected
+
+
+def test_env_bool_refuses_other_words(monkeypatch):
+    monkeypatch.setenv("SOME_FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="SOME_FLAG"):
+        env_bool("SOME_FLAG")
+
+
+def test_env_int_refuses_words(monkeypatch):
+    monkeypatch.setenv("SOME_NUMBER", "ten")
+    with pytest.raises(ImproperlyConfigured, match="SOME_NUMBER"):
+        env_int("SOME_NUMBER", 1)
+
+
+def test_env_list_splits_on_commas(monkeypatch):
+    monkeypatch.setenv("SOME_HOSTS", " a.example , b.example,, ")
+    assert env_list("SOME_HOSTS", []) == ["a.example", "b.example"]
+    monkeypatch.delenv("SOME_HOSTS")
+    assert env_list("SOME_HOSTS", ["x"]) == ["x"]
