@@ -5,7 +5,7 @@ DATABASE_URL is set), then, in one run, drives three kinds of request with the s
 small asyncio client and reports requests per second and latency for each:
 
 - floor: ``GET /healthz``, a trivial Django view through the same middleware;
-- poll:  ``GET /g/<id>/poll?v=<revision>`` that answers 204 (nothing changed);
+- poll:  ``GET /g/<id>/poll/<revision>`` that answers 204 (nothing changed);
 - move:  ``POST /g/<id>/move`` by htmx, a legal move in a hot-seat game, answered
   with the fresh board partial.
 
@@ -181,7 +181,7 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
 
     async def poll(worker: int) -> bool:
         game = games[worker % len(games)]
-        path = f"/g/{game.game_id}/poll?v={game.revision}"
+        path = f"/g/{game.game_id}/poll/{game.revision}"
         status, _, _ = await client.request("GET", path, htmx)
         return status == 204
 

@@ -76,6 +76,11 @@ class BoardView:
         return game_urls(self.game.public_id)
 
     @property
+    def poll_url(self) -> str:
+        """Where the live page asks for news: 204 until the game's revision moves on."""
+        return reverse("game-poll", args=[self.game.public_id, self.game.revision])
+
+    @property
     def columns(self) -> str:
         return COLUMNS
 
@@ -105,7 +110,6 @@ def stone_image(color: str, kind: str) -> str:
 class GameUrls(NamedTuple):
     page: str
     move: str
-    poll: str
     resign: str
     rematch: str
     join: str
@@ -121,7 +125,6 @@ def game_urls(public_id: str) -> GameUrls:
             for name in (
                 "game-detail",
                 "game-move",
-                "game-poll",
                 "game-resign",
                 "game-rematch",
                 "game-join",

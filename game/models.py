@@ -26,19 +26,24 @@ def hash_token(token: str) -> str:
 
 
 class GameManager(models.Manager["Game"]):
+    _revision_sql: dict[str, str] = {}
+
     def revision_of(self, public_id: str) -> int | None:
         """The game's revision, or None if there is no such game: one indexed read.
 
         The live poll asks this of every watching browser every second, so it skips
         the ORM's query building, which would cost more than the query itself.
         """
-        connection = connections[router.db_for_read(self.model)]
-        quote = connection.ops.quote_name
-        meta = self.model._meta
-        sql = (
-            f"SELECT {quote(meta.get_field('revision').column)} FROM {quote(meta.db_table)} "
-            f"WHERE {quote(meta.get_field('public_id').column)} = %s"
-        )
+        alias = router.db_for_read(self.model)
+        connection = connections[alias]
+        sql = self._revision_sql.get(alias)
+        if sql is None:
+            quote = connection.ops.quote_name
+            meta = self.model._meta
+            sql = self._revision_sql[alias] = (
+                f"SELECT {quote(meta.get_field('revision').column)} FROM {quote(meta.db_table)} "
+                f"WHERE {quote(meta.get_field('public_id').column)} = %s"
+            )
         with connection.cursor() as cursor:
             cursor.execute(sql, [public_id])
             row = cursor.fetchone()

@@ -153,12 +153,12 @@ def _refuse(request: HtmxHttpRequest, game: Game, message: str, status: int) -> 
 
 
 @require_GET
-def poll(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """204 while the game is as the page shows it (one indexed read); else the fresh part."""
-    revision = play.revision(game_id)
-    if revision is None:
+def poll(request: HtmxHttpRequest, game_id: str, revision: int) -> HttpResponse:
+    """204 while the game is at the page's revision (one indexed read); else the fresh part."""
+    current = play.revision(game_id)
+    if current is None:
         raise Http404("there is no such game")
-    if str(revision) == request.GET.get("v"):
+    if current == revision:
         return HttpResponse(status=204)
     return _render_game(
         request, _game_or_404(game_id), stone=request.GET.get("stone", "stone"), full=False

@@ -144,7 +144,7 @@ def test_closed_squares_say_why(client):
 
 
 def test_unknown_game_is_404_everywhere(client):
-    for url in ["/g/nope/", "/g/nope/poll?v=0", "/api/games/nope", "/g/nope/resign"]:
+    for url in ["/g/nope/", "/g/nope/poll/0", "/api/games/nope", "/g/nope/resign"]:
         assert client.get(url).status_code == 404, url
     for url in ["/g/nope/move", "/g/nope/join", "/g/nope/resign", "/g/nope/rematch"]:
         assert client.post(url, {"move": "D4"}).status_code == 404, url
@@ -233,7 +233,7 @@ def test_missing_csrf_token_is_refused():
 def test_poll_answers_204_while_nothing_changed(client, django_assert_max_num_queries):
     game = new_game(client)
     with django_assert_max_num_queries(1):
-        response = client.get(f"/g/{game.public_id}/poll?v={game.revision}", headers=HTMX)
+        response = client.get(f"/g/{game.public_id}/poll/{game.revision}", headers=HTMX)
     assert response.status_code == 204
     assert response.content == b""
 
@@ -243,7 +243,7 @@ def test_poll_returns_the_fresh_board_after_a_move(client):
     watcher = Client()
     revision = game.revision
     post_move(client, game, "D4")
-    response = watcher.get(f"/g/{game.public_id}/poll?v={revision}", headers=HTMX)
+    response = watcher.get(f"/g/{game.public_id}/poll/{revision}", headers=HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert 'data-square="D4" data-stone="dark-stone"' in html
