@@ -92,6 +92,21 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError(f"gunicorn did not answer within {timeout}s")
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time used so far by the server's processes (Linux /proc; None elsewhere)."""
+        if self.process is None or not Path("/proc").is_dir():
+            return None
+        group = os.getpgid(self.process.pid)
+        ticks = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # the process ended meanwhile
+            if int(fields[2]) == group:  # field 5 of stat: the process group
+                ticks += int(fields[11]) + int(fields[12])  # utime + stime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process is None:
             return

@@ -10,7 +10,9 @@ small asyncio client and reports requests per second and latency for each:
   with the fresh board partial.
 
 Run ``python -m bench.web`` (``--help`` for options). Goals: poll ≤ 1.3× and move
-≤ 3× the cost of the floor (cost = 1 / requests per second).
+≤ 3× the cost of the floor. Cost is shown two ways: requests per second relative
+to the floor (the client shares the machine), and the server's own CPU time per
+request, read from /proc for gunicorn's processes.
 """
 
 from __future__ import annotations
@@ -125,6 +127,13 @@ class Result:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     seconds: float = 0.0
+    server_cpu: float | None = None  # CPU seconds the server spent in this measurement
+
+    @property
+    def cpu_per_request(self) -> float | None:
+        if self.server_cpu is None or not self.latencies:
+            return None
+        return self.server_cpu / len(self.latencies)
 
     @property
     def rate(self) -> float:
@@ -135,19 +144,29 @@ class Result:
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
 
     def line(self, floor: Result | None) -> str:
-        cost = f"{floor.rate / self.rate:5.2f}× floor" if floor and self.rate else ""
+        cost = f"  {floor.rate / self.rate:4.2f}× floor" if floor and self.rate else ""
+        cpu = ""
+        if self.cpu_per_request is not None:
+            cpu = f"  server CPU {self.cpu_per_request * 1e6:5.0f} µs/req"
+            if floor and floor.cpu_per_request:
+                cpu += f" ({self.cpu_per_request / floor.cpu_per_request:4.2f}× floor)"
         return (
-            f"{self.name:6} {self.rate:8,.0f} req/s  p50 {self.percentile(50):6.1f} ms  "
-            f"p95 {self.percentile(95):6.1f} ms  p99 {self.percentile(99):6.1f} ms  "
-            f"errors {self.errors}  {cost}"
+            f"{self.name:6} {self.rate:8,.0f} req/s  p50 {self.percentile(50):5.1f} ms  "
+            f"p95 {self.percentile(95):5.1f} ms  p99 {self.percentile(99):5.1f} ms  "
+            f"errors {self.errors}{cost}{cpu}"
         )
 
 
 async def drive(
-    name: str, concurrency: int, seconds: float, step: Callable[[int], Awaitable[bool]]
+    server: Server,
+    name: str,
+    concurrency: int,
+    seconds: float,
+    step: Callable[[int], Awaitable[bool | None]],
 ) -> Result:
     """Run ``step(worker)`` in ``concurrency`` loops for ``seconds``; ``step`` says if it was ok."""
     result = Result(name)
+    cpu_before = server.cpu_seconds()
     deadline = time.perf_counter() + seconds
 
     async def worker(number: int) -> None:
@@ -167,12 +186,17 @@ async def drive(
     started = time.perf_counter()
     await asyncio.gather(*(worker(i) for i in range(concurrency)))
     result.seconds = time.perf_counter() - started
+    cpu_after = server.cpu_seconds()
+    if cpu_before is not None and cpu_after is not None:
+        result.server_cpu = cpu_after - cpu_before
     return result
 
 
 async def run(args: argparse.Namespace, server: Server) -> list[Result]:
     client = Client("127.0.0.1", server.port)
     games = await create_games(client, args.games, args.seed)
+    # Watched games nobody moves in (their polls answer 204); the rest get played.
+    watched, games = games[:50], games[50:]
     htmx = {"HX-Request": "true"}
 
     async def floor(_: int) -> bool:
@@ -180,7 +204,7 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
         return status == 200 and body == b"ok"
 
     async def poll(worker: int) -> bool:
-        game = games[worker % len(games)]
+        game = watched[worker % len(watched)]
         path = f"/g/{game.game_id}/poll/{game.revision}"
         status, _, _ = await client.request("GET", path, htmx)
         return status == 204
@@ -212,11 +236,15 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
         )
         return status == 200 and b"data-error" not in content
 
+    # Warm up first, as a long-running server is: each worker's caches (templates,
+    # rendered squares) fill in its first few hundred requests. Not reported.
+    for name, step in (("floor", floor), ("poll", poll), ("move", move)):
+        await drive(server, name, args.concurrency, args.warmup, step)
     results = []
     for _ in range(args.rounds):
-        results.append(await drive("floor", args.concurrency, args.seconds, floor))
-        results.append(await drive("poll", args.concurrency, args.seconds, poll))
-        results.append(await drive("move", args.concurrency, args.seconds, move))
+        results.append(await drive(server, "floor", args.concurrency, args.seconds, floor))
+        results.append(await drive(server, "poll", args.concurrency, args.seconds, poll))
+        results.append(await drive(server, "move", args.concurrency, args.seconds, move))
     return results
 
 
@@ -230,7 +258,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2, help="measurements of each kind")
     parser.add_argument("--concurrency", type=int, default=16, help="requests in flight")
     parser.add_argument("--workers", type=int, default=0, help="gunicorn workers (0: config)")
-    parser.add_argument("--games", type=int, default=400, help="hot-seat games for the moves")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of each, unmeasured")
+    parser.add_argument("--games", type=int, default=600, help="hot-seat games for the moves")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
     args = parser.parse_args(argv)

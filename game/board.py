@@ -16,7 +16,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from game.engine import COLUMNS, SIZE, SQUARES, Color, Position, Stone, move_of
+from game.engine import COLUMNS, SQUARES, Color, Position, Stone, move_of
 from game.models import Game
 
 STONE_CHOICES = ("stone", "thunder", "woden")
@@ -39,14 +39,42 @@ class Cell(NamedTuple):
     was_cleared: bool
 
 
-@lru_cache(maxsize=8192)
-def render_square(cell: Cell) -> SafeString:
-    """A square's markup (templates/game/_square.html), rendered once per distinct state.
+@lru_cache(maxsize=16384)
+def fragment(template_name: str, values: tuple[tuple[str, object], ...]) -> SafeString:
+    """A small template rendered once per distinct set of values, then reused.
 
-    A board has 49 squares and a page redraws it on every move; rendering each
-    state once keeps a move's answer cheap while the markup stays in a template.
+    A page redraws 49 squares, their labels and the whole move list after every
+    move; rendering each distinct piece once keeps that cheap while the markup
+    stays in templates (game/_square.html, _label.html, _move.html).
     """
-    return get_template("game/_square.html").render({"cell": cell})
+    return get_template(template_name).render(dict(values))
+
+
+def render_square(cell: Cell) -> SafeString:
+    return fragment("game/_square.html", (("cell", cell),))
+
+
+def _label(label: str) -> SafeString:
+    return fragment("game/_label.html", (("label", label),))
+
+
+def render_moves(moves: list[tuple[int, str, str]], finished: bool) -> SafeString:
+    """The move list's items; the newest is marked while the game goes on."""
+    last = len(moves) - 1
+    return mark_safe(
+        "".join(
+            fragment(
+                "game/_move.html",
+                (
+                    ("ply", ply),
+                    ("color", color),
+                    ("notation", notation),
+                    ("is_last", i == last and not finished),
+                ),
+            )
+            for i, (ply, color, notation) in enumerate(moves)
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +93,7 @@ class BoardView:
     seated: set[str]
     stone: str
     can_move: bool
-    rows: list[tuple[str, SafeString]]
+    grid_html: SafeString
     choices: list[Choice]
     moves: list[tuple[int, str, str]]
     status: dict[str, object]
@@ -81,8 +109,33 @@ class BoardView:
         return reverse("game-poll", args=[self.game.public_id, self.game.revision])
 
     @property
-    def columns(self) -> str:
-        return COLUMNS
+    def moves_html(self) -> SafeString:
+        return render_moves(self.moves, not self.live)
+
+    @property
+    def status_html(self) -> SafeString:
+        status = self.status
+        values = {
+            "dark_score": status["score"].dark,
+            "light_score": status["score"].light,
+            "turn": self.game.turn,
+            "result": self.game.result,
+            "finished": status["finished"],
+            "headline": status["headline"],
+            "score_line": status["score_line"],
+            "your_color": status["your_color"],
+            "dark_image": self.dark_image,
+            "light_image": self.light_image,
+        }
+        return fragment("game/_status.html", tuple(values.items()))
+
+    @property
+    def stones_html(self) -> SafeString:
+        if not self.can_move:
+            return mark_safe("")
+        return fragment(
+            "game/_stones.html", (("choices", tuple(self.choices)), ("page", self.urls.page))
+        )
 
     @property
     def stone_name(self) -> str:
@@ -174,32 +227,36 @@ def board_view(
         moves = game.move_log()
     last = moves[-1][2] if moves else ""
     last_square, cleared = _last_move(last)
-    legal = set(position.legal_moves()) if mover else set()
     kind_to_play = Stone(stone)
+    open_squares = (
+        {m.square for m in position.legal_moves() if m.stone is kind_to_play} if mover else set()
+    )
     prefix = _PREFIX[stone]
-    rows = []
-    for row in range(SIZE):
-        cells = []
-        for col in range(SIZE):
-            square = SQUARES[row * SIZE + col]
-            name = str(square)
-            on = position.stone_at(square)
-            color, kind = (on[0].value, on[1].value) if on else ("", "")
-            value = reason = clears = ""
-            if mover is not None:
-                move = move_of(kind_to_play, square)
-                if move in legal:
-                    value = prefix + name
-                    if stone == "thunder":
-                        clears = " ".join(map(str, position.thunder_clears(square)))
-                elif stone == "stone" or color == "" or stone == "woden":
-                    reason = position.why_illegal(move) or ""
-            label = f"{name}, {color} {STONE_NAMES[kind]}" if color else f"{name}, empty"
-            if reason:
-                label += f": {reason}"
-            elif clears:
-                label += f": a thunder-stone here clears {clears.replace(' ', ', ')}"
-            cells.append(
+    board = position.board()
+    parts = [_label(column) for column in COLUMNS]
+    for square in SQUARES:
+        if square.column == 0:
+            parts.append(_label(str(square.row + 1)))
+        name = str(square)
+        on = board[square]
+        color, kind = (on[0].value, on[1].value) if on else ("", "")
+        value = reason = clears = ""
+        if mover is not None:
+            if square in open_squares:
+                value = prefix + name
+                if stone == "thunder":
+                    clears = " ".join(map(str, position.thunder_clears(square)))
+            elif color == "" or stone == "woden":
+                # An occupied square needs no reason for a stone or a thunder-stone:
+                # its label already says which stone is there.
+                reason = position.why_illegal(move_of(kind_to_play, square)) or ""
+        label = f"{name}, {color} {STONE_NAMES[kind]}" if color else f"{name}, empty"
+        if reason:
+            label += f": {reason}"
+        elif clears:
+            label += f": a thunder-stone here clears {clears.replace(' ', ', ')}"
+        parts.append(
+            render_square(
                 Cell(
                     name,
                     color,
@@ -213,13 +270,13 @@ def board_view(
                     name in cleared,
                 )
             )
-        rows.append((str(row + 1), mark_safe("".join(map(render_square, cells)))))
+        )
     return BoardView(
         game=game,
         seated=seated,
         stone=stone,
         can_move=mover is not None,
-        rows=rows,
+        grid_html=mark_safe("".join(parts)),
         choices=_choices(position, mover, stone, rules.special_stones) if mover else [],
         moves=moves,
         status=_status(game, position, seated, moves),

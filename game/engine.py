@@ -681,6 +681,25 @@ class Position:
             return color, Stone.WODEN
         return color, Stone.STONE
 
+    def board(self) -> tuple[tuple[Color, Stone] | None, ...]:
+        """Every square's stone (colour, kind) or None, from A1 to G7, row by row."""
+        cells: list[tuple[Color, Stone] | None] = []
+        for square in range(NUM_SQUARES):
+            bit = 1 << square
+            if (self._dark | self._light) & bit:
+                color = Color.DARK if self._dark & bit else Color.LIGHT
+                kind = (
+                    Stone.THUNDER
+                    if self._thunder & bit
+                    else Stone.WODEN
+                    if self._woden & bit
+                    else Stone.STONE
+                )
+                cells.append((color, kind))
+            else:
+                cells.append(None)
+        return tuple(cells)
+
     def hinges(self, square: str | int) -> int:
         """How many hinges the square has now: neighbouring stones plus edge sides.
 

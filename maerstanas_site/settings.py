@@ -107,6 +107,7 @@ _SQLITE_OPTIONS = {
         "PRAGMA synchronous=NORMAL;"
         "PRAGMA busy_timeout=20000;"
         "PRAGMA foreign_keys=ON;"
+        "PRAGMA mmap_size=268435456;"
     ),
 }
 

@@ -26,6 +26,12 @@ def assert_cache_matches_replay(game: Game) -> None:
     game.refresh_from_db()
     position = Position.replay(game.rules, game.records())
     assert game.ply == position.ply == game.moves.count()
+    assert (
+        game.record_text.split("\n") == list(position.record)
+        if position.ply
+        else not game.record_text
+    )
+    assert game.move_log() == list(game.moves.values_list("ply", "color", "notation"))
     assert game.position_text == position.to_text()
     assert (game.dark_score, game.light_score) == tuple(position.score())
     assert game.turn == ("" if position.is_over else position.turn.value)
