@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: run test quick lint format bench bench-web clean
+.PHONY: run test test-postgres quick lint format bench bench-web load clean
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,9 +31,13 @@ test: $(BIN)/.installed-dev
 	$(BIN)/python manage.py makemigrations --check --dry-run --verbosity 0
 	$(BIN)/python -m pytest
 
+## The same suite on PostgreSQL (POSTGRES_URL names a database the tests may create beside).
+test-postgres: $(BIN)/.installed-dev
+	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest -m "not slow"  # slow: engine only, no DB
+
 ## The suite without the slow marks, for the edit-test loop.
 quick: $(BIN)/.installed-dev
-	$(BIN)/python -m pytest -m "not slow and not browser" -q
+	$(BIN)/python -m pytest -m "not slow and not browser and not live" -q
 
 lint: $(BIN)/.installed-dev
 	$(BIN)/ruff check .
@@ -45,6 +50,14 @@ format: $(BIN)/.installed-dev
 ## Engine speed: random playouts per second through the public API.
 bench: $(BIN)/.installed
 	$(BIN)/python -m game.bench --all
+
+## Site speed: a poll and a move against a trivial view, under gunicorn.
+bench-web: $(BIN)/.installed-dev
+	$(BIN)/python -m bench.web
+
+## Many live games at once: two polling browsers each, plus moves.
+load: $(BIN)/.installed-dev
+	$(BIN)/python -m bench.load
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,6 +23,29 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def scratch_database(database_url: str | None) -> Iterator[str | None]:
+    """A fresh, empty database beside the one ``database_url`` names, dropped afterwards.
+
+    For PostgreSQL only; for anything else (SQLite: a file per site) it yields the URL
+    unchanged. Lets several live servers of one test run share a database of their own.
+    """
+    if not database_url or not database_url.startswith(("postgres://", "postgresql://")):
+        yield database_url
+        return
+    import psycopg
+
+    parts = urlsplit(database_url)
+    name = f"maerstanas_e2e_{os.getpid()}_{secrets.token_hex(4)}"
+    with psycopg.connect(database_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def site_env(workdir: Path, database_url: str | None = None, **extra: str) -> dict[str, str]:

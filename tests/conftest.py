@@ -11,9 +11,17 @@ Sections:
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
 import pytest
 
+from bench.servers import ROOT
 from game.engine import Position, Rules
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
 
 # --- Engine helpers ----------------------------------------------------------------
 
@@ -72,3 +80,55 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     report = yield
     setattr(item, f"rep_{report.when}", report)
     return report
+
+
+# --- Browser fixtures (Playwright driving Debian's Chromium) -----------------------------
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        message = f"Chromium not found at {CHROMIUM}: install it with `apt-get install chromium`"
+        if os.environ.get("MAERSTANAS_REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, request) -> Iterator[Callable[..., object]]:
+    """Open pages in fresh browser contexts (separate cookies: separate people)."""
+    contexts = []
+
+    def open_page(**options):
+        context = browser.new_context(**({"viewport": {"width": 1100, "height": 900}} | options))
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        return page
+
+    yield open_page
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        for i, context in enumerate(contexts):
+            for j, page in enumerate(context.pages):
+                page.screenshot(path=ARTIFACTS / f"{request.node.name}-{i}-{j}.png", full_page=True)
+    for context in contexts:
+        context.close()

@@ -12,77 +12,27 @@ import random
 import re
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
+from conftest import ARTIFACTS
 
-from bench.servers import ROOT, Server, prepare, site_env
+from bench.servers import Server, prepare, scratch_database, site_env
 from game.engine import Position, Rules
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts"
 LIVE_TIMEOUT_MS = 2000  # the opponent's move must show within two seconds
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    env = site_env(tmp_path_factory.mktemp("browser-site"))
-    prepare(env)
-    server = Server(env, workers=3).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        message = f"Chromium not found at {CHROMIUM}: install it with `apt-get install chromium`"
-        if os.environ.get("MAERSTANAS_REQUIRE_BROWSER"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def new_page(browser, request) -> Iterator[Callable[..., object]]:
-    """Open pages in fresh browser contexts (separate cookies: separate people)."""
-    contexts = []
-
-    def open_page(**options):
-        context = browser.new_context(**({"viewport": {"width": 1100, "height": 900}} | options))
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
-        return page
-
-    yield open_page
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        ARTIFACTS.mkdir(exist_ok=True)
-        for i, context in enumerate(contexts):
-            for j, page in enumerate(context.pages):
-                page.screenshot(path=ARTIFACTS / f"{request.node.name}-{i}-{j}.png", full_page=True)
-    for context in contexts:
-        context.close()
+    with scratch_database(os.environ.get("DATABASE_URL")) as database_url:
+        env = site_env(tmp_path_factory.mktemp("browser-site"), database_url)
+        prepare(env)
+        server = Server(env, workers=3).start()
+        yield server
+        server.stop()
 
 
 def api(site: Server, game_id: str) -> dict:
@@ -262,3 +212,39 @@ def test_the_whole_board_fits_a_phone(site, new_page):
     page.wait_for_selector('[data-square="D4"][data-stone="dark-stone"]')
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "phone.png", full_page=True)
+
+
+def test_two_hosts_serve_one_friend_game_live(tmp_path, new_page):
+    """Each player on a different gunicorn, one database: both see every move live."""
+    with scratch_database(os.environ.get("DATABASE_URL")) as database_url:
+        env = site_env(tmp_path, database_url)
+        prepare(env)
+        first, second = Server(env, workers=2).start(), Server(env, workers=2).start()
+        try:
+            creator = new_page()
+            game_id = start_game(creator, first, mode="friend", color="dark")
+            invite = creator.get_attribute("[data-invite-url]", "data-invite-url")
+            friend = new_page()
+            friend.goto(invite.replace(first.url, second.url))
+            friend.wait_for_url(f"{second.url}/g/{game_id}/")
+            for mover, other, move in [
+                (creator, friend, "D4"),
+                (friend, creator, "E4"),
+                (creator, friend, "B2"),
+            ]:
+                click_move(mover, move)
+                other.wait_for_selector(
+                    f'[data-square="{move}"][data-stone]', timeout=LIVE_TIMEOUT_MS
+                )
+            assert (
+                api(first, game_id)["record"]
+                == api(second, game_id)["record"]
+                == [
+                    "D4",
+                    "E4",
+                    "B2",
+                ]
+            )
+        finally:
+            first.stop()
+            second.stop()

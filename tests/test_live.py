@@ -1,0 +1,193 @@
+"""Against live gunicorn: simultaneous moves, crashes, and two hosts on one database.
+
+Runs on SQLite, or on PostgreSQL when DATABASE_URL points at one (each test gets a
+scratch database). No move may be lost or played twice, whatever arrives at once.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from visitors import Reply, Visitor, applied
+
+from bench.servers import Server, prepare, scratch_database, site_env
+from game.engine import Position, Rules
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture
+def site_env_factory(tmp_path: Path) -> Iterator[Callable[[], dict[str, str]]]:
+    """The environment of a fresh site (SQLite file or a scratch PostgreSQL database)."""
+    with scratch_database(os.environ.get("DATABASE_URL")) as database_url:
+        env = site_env(tmp_path, database_url)
+        prepare(env)
+        yield lambda: env
+
+
+@pytest.fixture
+def servers(site_env_factory) -> Iterator[Callable[..., Server]]:
+    """Start gunicorn servers on the site's database; all are stopped at the end."""
+    started: list[Server] = []
+
+    def start(workers: int = 4) -> Server:
+        server = Server(site_env_factory(), workers=workers).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def at_once(calls: list[Callable[[], Reply]]) -> list[Reply]:
+    """Run the calls in threads released together, so they reach the server at once."""
+    gate = threading.Barrier(len(calls))
+
+    def run(call: Callable[[], Reply]) -> Reply:
+        gate.wait()
+        return call()
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+def assert_consistent(visitor: Visitor, game_id: str) -> dict:
+    """The stored log replays to the cached position, ply and scores."""
+    state = visitor.state(game_id)
+    position = Position.replay(Rules(**state["rules"]), state["record"])
+    assert position.to_text() == state["position"]
+    assert position.ply == state["ply"] == len(state["record"])
+    assert [position.score().dark, position.score().light] == [
+        state["score"]["dark"],
+        state["score"]["light"],
+    ]
+    return state
+
+
+def test_fifty_identical_moves_play_once(servers):
+    server = servers()
+    player = Visitor(server.url)
+    game_id = player.new_game()
+    tabs = [player.clone() for _ in range(50)]
+    replies = at_once([lambda tab=tab: tab.move(game_id, "D4", 0) for tab in tabs])
+    assert all(reply.status < 500 for reply in replies)
+    assert sum(applied(reply) for reply in replies) == 1
+    refused = [reply for reply in replies if not applied(reply)]
+    assert all(reply.status == 200 and "board changed" in reply.body for reply in refused)
+    state = assert_consistent(player, game_id)
+    assert state["record"] == ["D4"]
+
+
+def test_both_seats_and_two_tabs_racing_play_one_move_per_ply(servers):
+    server = servers()
+    dark = Visitor(server.url)
+    game_id = dark.new_game(mode="friend", color="dark")
+    light = Visitor(server.url)
+    light.join(game_id, dark.invite_url(game_id))
+    dark_tab = dark.clone()
+    rng = random.Random(5)
+    position = Position.start()
+    for _ in range(16):
+        state = dark.state(game_id)
+        ply = state["ply"]
+        options = [str(m) for m in position.legal_moves() if not m.is_pass]
+        tries = rng.sample(options, 3) if len(options) >= 3 else options * 3
+        light_tab = light.clone()
+        calls = [
+            lambda v=dark, m=tries[0], p=ply: v.move(game_id, m, p),
+            lambda v=dark_tab, m=tries[1], p=ply: v.move(game_id, m, p),
+            lambda v=light, m=tries[2], p=ply: v.move(game_id, m, p),
+            lambda v=light_tab, m=tries[0], p=ply: v.move(game_id, m, p),
+        ]
+        replies = at_once(calls)
+        assert all(reply.status < 500 for reply in replies), [r.status for r in replies]
+        assert sum(applied(reply) for reply in replies) == 1
+        state = assert_consistent(dark, game_id)
+        assert state["ply"] >= ply + 1
+        position = Position.replay(Rules(), state["record"])
+        if position.is_over:
+            break
+        # The seats take turns: swap who is "dark" in the calls above.
+        dark, light = light, dark
+        dark_tab = dark.clone()
+
+
+def play_random_game(visitor: Visitor, game_id: str, rng: random.Random, stop: threading.Event):
+    """Play legal moves one after another until the game ends or ``stop`` is set."""
+    while not stop.is_set():
+        state = visitor.state(game_id)
+        position = Position.replay(Rules(), state["record"])
+        if position.is_over:
+            return
+        move = rng.choice([m for m in position.legal_moves() if not m.is_pass])
+        try:
+            visitor.move(game_id, str(move), state["ply"])
+        except OSError:
+            return  # the server was killed under us
+
+
+@pytest.mark.parametrize("in_flight", [False, True], ids=["between-moves", "moves-in-flight"])
+def test_games_survive_sigkill(servers, in_flight):
+    server = servers(workers=3)
+    players = [Visitor(server.url) for _ in range(6)]
+    games = [player.new_game() for player in players]
+    stop = threading.Event()
+    rng = random.Random(11)
+    if in_flight:
+        threads = [
+            threading.Thread(target=play_random_game, args=(p, g, random.Random(i), stop))
+            for i, (p, g) in enumerate(zip(players, games, strict=True))
+        ]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.5)
+    else:
+        for player, game_id in zip(players, games, strict=True):
+            for ply, move in enumerate(["D4", "E4", "A1"]):
+                assert applied(player.move(game_id, move, ply))
+    server.stop(signal.SIGKILL)  # master and workers at once, no clean shutdown
+    stop.set()
+    if in_flight:
+        for thread in threads:
+            thread.join(timeout=30)
+
+    server = servers(workers=3)
+    for player, game_id in zip(players, games, strict=True):
+        player.base_url = server.url
+        state = assert_consistent(player, game_id)
+        assert state["ply"] >= (1 if in_flight else 3)
+        if not in_flight:
+            assert state["record"] == ["D4", "E4", "A1"]
+        position = Position.replay(Rules(), state["record"])
+        if not position.is_over:
+            move = rng.choice([m for m in position.legal_moves() if not m.is_pass])
+            assert applied(player.move(game_id, str(move), state["ply"]))
+            assert_consistent(player, game_id)
+
+
+def test_two_hosts_on_one_database_serve_one_friend_game(servers):
+    first, second = servers(workers=2), servers(workers=2)
+    dark = Visitor(first.url)
+    game_id = dark.new_game(mode="friend", color="dark")
+    invite = dark.invite_url(game_id).replace(first.url, second.url)
+    light = Visitor(second.url)
+    light.join(game_id, invite)
+    for ply, (mover, watcher, move) in enumerate(
+        [(dark, light, "D4"), (light, dark, "E4"), (dark, light, "A1"), (light, dark, "G7")]
+    ):
+        seen = int(watcher.get(f"/g/{game_id}/").body.split('data-revision="')[1].split('"')[0])
+        assert applied(mover.move(game_id, move, ply))
+        news = watcher.get(f"/g/{game_id}/poll/{seen}", htmx=True)
+        assert news.status == 200
+        assert f'data-square="{move}" data-stone=' in news.body
+        assert watcher.get(f"/g/{game_id}/poll/{seen + 1}", htmx=True).status == 204
+    assert assert_consistent(dark, game_id) == assert_consistent(light, game_id)
