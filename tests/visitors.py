@@ -27,10 +27,11 @@ class Visitor:
     base_url: str
     cookies: dict[str, str] = field(default_factory=dict)
     timeout: float = 30
+    always: dict[str, str] = field(default_factory=dict)  # headers sent with every request
 
     def clone(self) -> Visitor:
         """Another tab of the same browser: same cookies, same seats."""
-        return Visitor(self.base_url, dict(self.cookies), self.timeout)
+        return Visitor(self.base_url, dict(self.cookies), self.timeout, dict(self.always))
 
     def request(
         self,
@@ -42,7 +43,7 @@ class Visitor:
     ) -> Reply:
         parts = urlsplit(self.base_url)
         connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
-        sent = dict(headers or {})
+        sent = self.always | dict(headers or {})
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if htmx:
@@ -53,6 +54,9 @@ class Visitor:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
             if "csrftoken" in self.cookies:
                 sent.setdefault("X-CSRFToken", self.cookies["csrftoken"])
+            # Browsers name the page's origin on every POST; Django checks it over HTTPS.
+            scheme = sent.get("X-Forwarded-Proto", parts.scheme)
+            sent.setdefault("Origin", f"{scheme}://{parts.netloc}")
         try:
             connection.request(method, path, body=body, headers=sent)
             response = connection.getresponse()
