@@ -211,3 +211,16 @@ def test_returning_player_joins_the_rematch_without_an_invite():
 def test_unknown_game_is_reported():
     with pytest.raises(play.GameNotFound):
         play.make_move("nope", {}, "D4")
+
+
+def test_the_seat_cookie_stays_under_the_browser_limit(client):
+    """Seats live in a signed cookie; browsers drop cookies over 4096 bytes."""
+    for _ in range(40):
+        client.post("/", {"mode": "hotseat", "special_stones": "on", "scoring": "standard"})
+    cookie = client.cookies["sessionid"]
+    assert len(cookie.OutputString()) < 4096
+    # The newest games keep their seats; the oldest were let go.
+    newest = Game.objects.order_by("-id").first()
+    response = client.post(f"/g/{newest.public_id}/move", {"move": "D4", "ply": 0})
+    assert response.status_code == 303
+    assert newest.records() == ["D4"]
