@@ -8,15 +8,42 @@ from game.engine import Rules
 from game.models import Game
 
 
+class OnOffInput(forms.CheckboxInput):
+    """A checkbox that hands the field the text sent, so junk can be refused."""
+
+    def value_from_datadict(self, data, files, name):  # type: ignore[no-untyped-def]
+        return data.get(name)
+
+
+class OnOffField(forms.Field):
+    """A checkbox: ``on`` (what browsers send), ``true``, ``1`` or ``yes`` is on; nothing,
+    ``off``, ``false``, ``0`` or ``no`` is off; anything else is an error."""
+
+    widget = OnOffInput
+    ON = {"on", "true", "1", "yes"}
+    OFF = {"", "off", "false", "0", "no"}
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: object) -> bool:
+        text = "" if value is None else str(value).strip().lower()
+        if text in self.ON:
+            return True
+        if text in self.OFF:
+            return False
+        raise forms.ValidationError(f"{value!r} is neither on nor off.", code="invalid")
+
+
 class NewGameForm(forms.Form):
     mode = forms.ChoiceField(
         choices=Game.Mode.choices, initial=Game.Mode.HOTSEAT, widget=forms.RadioSelect
     )
-    special_stones = forms.BooleanField(required=False, initial=True, label="Special stones")
+    special_stones = OnOffField(initial=True, label="Special stones")
     scoring = forms.ChoiceField(
         choices=Game.Scoring.choices, initial=Game.Scoring.STANDARD, widget=forms.RadioSelect
     )
-    wraparound = forms.BooleanField(required=False, label="Wraparound board")
+    wraparound = OnOffField(label="Wraparound board")
     color = forms.ChoiceField(
         choices=[("dark", "Dark (moves first)"), ("light", "Light"), ("random", "Random")],
         initial="dark",

@@ -248,10 +248,12 @@ def rematch(public_id: str, tokens: Tokens) -> tuple[Game, dict[str, str]]:
             raise NotSeated("only the players of this game can start a rematch")
         existing = Game.objects.filter(rematch_of=game).first()
         if existing is not None:
-            if free_seat(existing) is None:
-                return existing, {}
-            _, color, token = join(existing.public_id, previous=tokens)
-            return existing, {color: token}
+            # Colours swap: whoever played ``color`` here plays its opponent there.
+            mine = {Color(color).opponent.value for color in seated}
+            if free_seat(existing) in mine:
+                _, color, token = join(existing.public_id, previous=tokens)
+                return existing, {color: token}
+            return existing, {}
         if game.mode == Game.Mode.HOTSEAT:
             new, new_tokens = create_game(game.mode, game.rules, rematch_of=game)
         else:

@@ -12,6 +12,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
@@ -205,8 +206,13 @@ def invite(request: HtmxHttpRequest, game_id: str, code: str) -> HttpResponse:
     game = _game_or_404(game_id)
     if seats.tokens_for(request, game.public_id):
         return _to_game(request, game)
-    valid = play.free_seat(game) is not None and play.invite_code(game) == code
-    return render(request, "game/invite.html", {"game": game, "code": code, "valid": valid})
+    context = {
+        "game": game,
+        "code": code,
+        "genuine": constant_time_compare(code, play.invite_code(game)),
+        "seat_free": play.free_seat(game) is not None,
+    }
+    return render(request, "game/invite.html", context)
 
 
 @require_POST

@@ -67,14 +67,37 @@ def test_unchecked_special_stones_means_off(client):
         {"scoring": "golf"},
         {"color": "purple", "mode": "friend"},
         {"mode": ""},
+        {"special_stones": "maybe"},
+        {"wraparound": "sideways"},
     ],
 )
 def test_bad_options_are_refused_with_a_message(client, fields):
     data = {"mode": "hotseat", "scoring": "standard"} | fields
     response = client.post("/", data)
     assert response.status_code == 400
-    assert b"Select a valid choice" in response.content or b"required" in response.content
+    assert re.search(rb"Select a valid choice|required|neither on nor off", response.content)
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "value, expected", [("on", True), ("true", True), ("off", False), ("0", False), ("", False)]
+)
+def test_checkboxes_read_on_and_off(client, value, expected):
+    game = new_game(client, wraparound=value)
+    assert game.wraparound is expected
+
+
+def test_an_invite_with_a_wrong_code_says_so(client):
+    game = new_game(client, mode="friend", color="dark")
+    page = Client().get(f"/g/{game.public_id}/invite/{'0' * 32}/").content
+    assert b"This invite link is not valid" in page
+    assert b"data-join" not in page
+
+
+def test_malformed_game_ids_are_404_before_the_database(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        for path in ["/g/a%00b/", "/g/a%20b/poll/0", "/api/games/" + "x" * 40]:
+            assert client.get(path).status_code == 404
 
 
 def test_creating_through_htmx_redirects_the_client(client):
@@ -374,6 +397,9 @@ def test_rematch_after_a_friend_game(client):
     new.refresh_from_db()
     assert new.dark_seat and new.status == Game.Status.ACTIVE
     assert post_move(friend, new, "D4").status_code == 200
+    # Asking again leads the first player to it, seated as before.
+    again = client.post(f"/g/{game.public_id}/rematch")
+    assert again["Location"] == f"/g/{new.public_id}/"
     # A watcher is offered to watch it, not to play.
     watcher_html = Client().get(f"/g/{game.public_id}/").content.decode()
     assert "Go to the rematch" in watcher_html
