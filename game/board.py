@@ -165,7 +165,6 @@ class GameUrls(NamedTuple):
     move: str
     resign: str
     rematch: str
-    join: str
     api: str
 
 
@@ -180,7 +179,6 @@ def game_urls(public_id: str) -> GameUrls:
                 "game-move",
                 "game-resign",
                 "game-rematch",
-                "game-join",
                 "api-game",
             )
         )
@@ -212,7 +210,6 @@ def board_view(
     seated: set[str],
     stone: str = "stone",
     error: str = "",
-    moves: list[tuple[int, str, str]] | None = None,
 ) -> BoardView:
     """Everything the board, status and move list partials show, for one viewer."""
     rules = game.rules
@@ -223,8 +220,7 @@ def board_view(
         stone != "stone" and not (mover and position.has_special(mover, Stone(stone)))
     ):
         stone = "stone"
-    if moves is None:
-        moves = game.move_log()
+    moves = game.move_log()
     last = moves[-1][2] if moves else ""
     last_square, cleared = _last_move(last)
     kind_to_play = Stone(stone)
@@ -331,7 +327,6 @@ def _status(
         "finished": finished,
         "headline": headline,
         "announce": announce,
-        "waiting": game.status == Game.Status.WAITING,
         "your_color": next(iter(seated)) if len(seated) == 1 else "",
         "hotseat": game.mode == Game.Mode.HOTSEAT,
     }

@@ -10,7 +10,7 @@ from django.db import connections, models, router
 from django.db.models.options import Options
 from django.utils import timezone
 
-from game.engine import Color, Position, Rules
+from game.engine import Color, Rules
 
 
 def new_public_id() -> str:
@@ -83,25 +83,25 @@ def _statements(alias: str) -> dict[str, str]:
 
 
 class GameManager(models.Manager["Game"]):
-    def _run(self, name: str, params: list[object], many: bool = False) -> tuple | None:
-        alias = (router.db_for_read if name == "revision" else router.db_for_write)(self.model)
-        connection = connections[alias]
-        with connection.cursor() as cursor:
-            if many:
-                cursor.executemany(_statements(alias)[name], params)
-                return None
+    def _fetch_one(self, name: str, params: list[object], alias: str) -> tuple | None:
+        with connections[alias].cursor() as cursor:
             cursor.execute(_statements(alias)[name], params)
-            return cursor.fetchone() if name in ("revision", "locked") else None
+            return cursor.fetchone()
+
+    def _write(self, name: str, rows: list[list[object]]) -> None:
+        alias = router.db_for_write(self.model)
+        with connections[alias].cursor() as cursor:
+            cursor.executemany(_statements(alias)[name], rows)
 
     def revision_of(self, public_id: str) -> int | None:
         """The game's revision, or None if there is no such game: one indexed read."""
-        row = self._run("revision", [public_id])
+        row = self._fetch_one("revision", [public_id], router.db_for_read(self.model))
         return None if row is None else row[0]
 
     def locked(self, public_id: str) -> Game | None:
         """The game, its row locked until the transaction ends (FOR UPDATE where the
         database has it; SQLite's IMMEDIATE transactions already hold the write lock)."""
-        row = self._run("locked", [public_id])
+        row = self._fetch_one("locked", [public_id], router.db_for_write(self.model))
         if row is None:
             return None
         fields = [f.attname for f in self.model._meta.concrete_fields]
@@ -112,8 +112,9 @@ class GameManager(models.Manager["Game"]):
         connection = connections[router.db_for_write(self.model)]
         game.updated = timezone.now()
         updated = self.model._meta.get_field("updated").get_db_prep_value(game.updated, connection)
-        self._run(
-            "save_position", [*(getattr(game, name) for name in POSITION_FIELDS), updated, game.pk]
+        self._write(
+            "save_position",
+            [[*(getattr(game, name) for name in POSITION_FIELDS), updated, game.pk]],
         )
         game.revision += 1
 
@@ -122,10 +123,9 @@ class GameManager(models.Manager["Game"]):
         IntegrityError (the unique constraint)."""
         connection = connections[router.db_for_write(Move)]
         created = Move._meta.get_field("created").get_db_prep_value(timezone.now(), connection)
-        self._run(
+        self._write(
             "insert_move",
             [[game.pk, ply, notation, color, created] for ply, color, notation in moves],
-            many=True,
         )
 
 
@@ -212,10 +212,6 @@ class Game(models.Model):
     def records(self) -> list[str]:
         """The move log (the truth, read from the Move rows), in notation, in order."""
         return list(self.moves.order_by("ply").values_list("notation", flat=True))
-
-    def position(self) -> Position:
-        """Replay the move log: the position the game is in."""
-        return Position.replay(self.rules, self.records())
 
     def seat_hash(self, color: Color | str) -> str:
         return self.dark_seat if Color(color) is Color.DARK else self.light_seat
