@@ -58,6 +58,19 @@ def board(
 # --- Django fixtures ---------------------------------------------------------------
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Test on an SQLite file, in WAL mode, as the site runs, not on a shared-cache memory
+    database, whose table locks behave otherwise (the race tests rely on the real thing)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(
+            tmp_path_factory.mktemp("database") / "test.sqlite3"
+        )
+
+
 @pytest.fixture(autouse=True)
 def _plain_static_storage(request: pytest.FixtureRequest) -> None:
     """Serve static URLs without the collected manifest, which a fresh checkout lacks.

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 import pytest
+from django.db import connection
 
 from game import play
 from game.engine import IllegalMoveError, InvalidMoveError, Position, Rules
@@ -59,6 +62,18 @@ def test_join_with_invite_takes_the_free_seat_once():
     assert joined.status == Game.Status.ACTIVE
     with pytest.raises(play.NotSeated, match="both seats are taken"):
         play.join(game.public_id, play.invite_code(game))
+
+
+def test_joining_advances_the_revision_the_creators_page_waits_on(client):
+    game, dark = play.create_game("friend", Rules(), "dark")
+    seen = game.revision
+    play.join(game.public_id, play.invite_code(game))
+    game.refresh_from_db()
+    assert game.revision == seen + 1
+    # The creator's page polls at the revision it was drawn at: it now gets the news.
+    response = client.get(f"/g/{game.public_id}/poll/{seen}", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert f'data-revision="{seen + 1}"' in response.content.decode()
 
 
 def test_join_with_a_wrong_invite_is_refused():
@@ -206,6 +221,45 @@ def test_returning_player_joins_the_rematch_without_an_invite():
         play.join(new.public_id, previous=dark)  # the old dark player already plays in it
     _, color, _ = play.join(new.public_id, previous={"light": light})
     assert color == "dark"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_moves_at_once_queue_and_the_second_is_refused(monkeypatch):
+    """The second move waits for the first one's transaction (SQLite: BEGIN IMMEDIATE;
+    PostgreSQL: FOR UPDATE), then sees the new ply: refused, never a database error."""
+    game, tokens = hotseat()
+    inside, release = threading.Event(), threading.Event()
+    real_from_text = Position.from_text
+
+    def from_text_then_wait(text: str, rules: Rules) -> Position:
+        if threading.current_thread().name == "first":
+            inside.set()  # the first move holds its transaction open here
+            release.wait(10)
+        return real_from_text(text, rules)
+
+    monkeypatch.setattr(play.Position, "from_text", from_text_then_wait)
+    outcomes: dict[str, object] = {}
+
+    def move(name: str, text: str) -> None:
+        try:
+            outcomes[name] = play.make_move(game.public_id, tokens, text, expected_ply=0)
+        except Exception as exc:  # whatever it is, the assertions below report it
+            outcomes[name] = exc
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=move, args=("first", "D4"), name="first")
+    second = threading.Thread(target=move, args=("second", "E4"), name="second")
+    first.start()
+    assert inside.wait(10)
+    second.start()
+    time.sleep(0.3)  # the second move reaches its transaction while the first holds one
+    release.set()
+    first.join(15)
+    second.join(15)
+    assert isinstance(outcomes["first"], Game), outcomes
+    assert isinstance(outcomes["second"], play.StaleMove), outcomes
+    assert game.records() == ["D4"]
 
 
 def test_unknown_game_is_reported():

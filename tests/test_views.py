@@ -302,6 +302,16 @@ def test_api_returns_the_public_state(client):
     assert sorted(data["legal"]) == sorted(str(m) for m in pos.legal_moves())
 
 
+def test_api_shows_no_secret_to_a_watcher(client):
+    game = new_game(client, mode="friend", color="dark")
+    tokens = client.session["seats"][game.public_id]
+    body = Client().get(f"/api/games/{game.public_id}").content.decode()
+    secrets = [play.invite_code(game), game.dark_seat, tokens["dark"]]
+    for secret in secrets:
+        assert secret not in body
+        assert secret[:16] not in body  # nor a part of it
+
+
 def test_api_of_a_finished_game(client):
     game = new_game(client)
     client.post(f"/g/{game.public_id}/resign")
