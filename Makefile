@@ -49,7 +49,7 @@ format: $(BIN)/.installed-dev
 
 ## Engine speed: random playouts per second through the public API.
 bench: $(BIN)/.installed
-	$(BIN)/python -m game.bench --all
+	$(BIN)/python -m bench.engine --all
 
 ## Site speed: a poll and a move against a trivial view, under gunicorn.
 bench-web: $(BIN)/.installed-dev

@@ -1,8 +1,8 @@
-"""Web benchmark: requests per second of the live poll and of a move, against the floor.
+"""Web benchmark: the cost of the live poll and of a move, against the cheapest request.
 
 Serves the site with gunicorn on loopback (production settings, SQLite unless
-DATABASE_URL is set), then, in one run, drives three kinds of request with the same
-small asyncio client and reports requests per second and latency for each:
+``--database-url`` is given), then, in one run, drives three kinds of request and
+reports requests per second, latency and the server's CPU time for each:
 
 - floor: ``GET /healthz``, a trivial Django view through the same middleware;
 - poll:  ``GET /g/<id>/poll/<revision>`` that answers 204 (nothing changed);
@@ -12,62 +12,42 @@ small asyncio client and reports requests per second and latency for each:
 Run ``python -m bench.web`` (``--help`` for options). Goals: poll ≤ 1.3× and move
 ≤ 3× the cost of the floor. Cost is shown two ways: requests per second relative
 to the floor (the client shares the machine), and the server's own CPU time per
-request, read from /proc for gunicorn's processes.
+request (gunicorn's processes, read with psutil), the steadier of the two.
+
+The client is locust's (geventhttpclient, greenlets), as in ``bench.load``, not
+httpx, the tests' client: httpx spends about 1 ms of CPU on a request, so on the
+two cores it shares with the server it capped the floor at about 950 requests a
+second, and the benchmark measured the client. Locust's reaches about 2,900.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import random
 import re
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.servers import Server, prepare, site_env
+import gevent
+from locust.contrib.fasthttp import FastHttpSession
+from locust.env import Environment
+
 from game.engine import Position, Rules
+from tests.support.servers import Server, prepare, site_env
 
-Response = tuple[int, dict[str, str], bytes]
-
-
-class Client:
-    """A minimal HTTP/1.1 client: one connection per request, as gunicorn's sync workers do."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-
-    async def request(
-        self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b""
-    ) -> Response:
-        reader, writer = await asyncio.open_connection(self.host, self.port)
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: close"]
-        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
-        if body or method == "POST":
-            lines.append(f"Content-Length: {len(body)}")
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        raw = await reader.read()
-        writer.close()
-        head, _, content = raw.partition(b"\r\n\r\n")
-        status_line, *header_lines = head.decode("latin-1").split("\r\n")
-        parsed: dict[str, str] = {}
-        for line in header_lines:
-            name, _, value = line.partition(":")
-            key = name.strip().lower()
-            value = value.strip()
-            parsed[key] = f"{parsed[key]}\n{value}" if key in parsed else value
-        return int(status_line.split()[1]), parsed, content
+HTMX = {"HX-Request": "true"}
+# Like a browser against gunicorn's sync workers: a connection per request.
+CLOSE = {"Connection": "close"}
 
 
-def cookies_of(headers: dict[str, str]) -> dict[str, str]:
-    found = {}
-    for line in headers.get("set-cookie", "").split("\n"):
-        if "=" in line:
-            name, _, rest = line.partition("=")
-            found[name.strip()] = rest.split(";")[0]
-    return found
+def client(server: Server) -> FastHttpSession:
+    """One connection's worth of client; cookies go in each request's headers."""
+    return FastHttpSession(
+        base_url=server.url, request_event=Environment().events.request, user=None
+    )
 
 
 @dataclass
@@ -92,32 +72,32 @@ class HotseatGame:
         return move, ply
 
 
-async def create_games(client: Client, count: int, seed: int) -> list[HotseatGame]:
+def cookie(response: object, name: str) -> str:
+    """The value of cookie ``name`` that a response sets."""
+    lines = response.headers.get("set-cookie", [])
+    lines = [lines] if isinstance(lines, str) else lines
+    return next(re.match(rf"{name}=([^;]+)", line)[1] for line in lines if line.startswith(name))
+
+
+def create_games(session: FastHttpSession, count: int, seed: int) -> list[HotseatGame]:
     rng = random.Random(seed)
-    _, headers, _ = await client.request("GET", "/")
-    csrf = cookies_of(headers)["csrftoken"]
+    csrf = cookie(session.get("/", headers=CLOSE), "csrftoken")
     games = []
     for _ in range(count):
-        body = b"mode=hotseat&special_stones=on&scoring=standard"
-        status, headers, _ = await client.request(
-            "POST",
+        response = session.post(
             "/",
-            {
-                "Cookie": f"csrftoken={csrf}",
-                "X-CSRFToken": csrf,
-                "Content-Type": "application/x-www-form-urlencoded",
-            },
-            body,
+            data={"mode": "hotseat", "special_stones": "on", "scoring": "standard"},
+            headers=CLOSE | {"Cookie": f"csrftoken={csrf}", "X-CSRFToken": csrf},
+            allow_redirects=False,
         )
-        assert status == 303, status
-        game_id = re.search(r"/g/([^/]+)/", headers["location"])[1]
-        session = cookies_of(headers)["sessionid"]
+        assert response.status_code == 303, response.status_code
+        game_id = re.search(r"/g/([^/]+)/", response.headers["location"])[1]
+        session_cookie = cookie(response, "sessionid")
         pos = Position.start(Rules())
         while not pos.is_over:
             pos = pos.play(rng.choice(pos.legal_moves()))
-        games.append(
-            HotseatGame(game_id, f"csrftoken={csrf}; sessionid={session}", csrf, list(pos.record))
-        )
+        cookies = f"csrftoken={csrf}; sessionid={session_cookie}"
+        games.append(HotseatGame(game_id, cookies, csrf, list(pos.record)))
     return games
 
 
@@ -127,13 +107,11 @@ class Result:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     seconds: float = 0.0
-    server_cpu: float | None = None  # CPU seconds the server spent in this measurement
+    server_cpu: float = 0.0  # CPU seconds the server spent in this measurement
 
     @property
-    def cpu_per_request(self) -> float | None:
-        if self.server_cpu is None or not self.latencies:
-            return None
-        return self.server_cpu / len(self.latencies)
+    def cpu_per_request(self) -> float:
+        return self.server_cpu / len(self.latencies) if self.latencies else 0.0
 
     @property
     def rate(self) -> float:
@@ -145,11 +123,9 @@ class Result:
 
     def line(self, floor: Result | None) -> str:
         cost = f"  {floor.rate / self.rate:4.2f}× floor" if floor and self.rate else ""
-        cpu = ""
-        if self.cpu_per_request is not None:
-            cpu = f"  server CPU {self.cpu_per_request * 1e6:5.0f} µs/req"
-            if floor and floor.cpu_per_request:
-                cpu += f" ({self.cpu_per_request / floor.cpu_per_request:4.2f}× floor)"
+        cpu = f"  server CPU {self.cpu_per_request * 1e6:5.0f} µs/req"
+        if floor and floor.cpu_per_request:
+            cpu += f" ({self.cpu_per_request / floor.cpu_per_request:4.2f}× floor)"
         return (
             f"{self.name:6} {self.rate:8,.0f} req/s  p50 {self.percentile(50):5.1f} ms  "
             f"p95 {self.percentile(95):5.1f} ms  p99 {self.percentile(99):5.1f} ms  "
@@ -157,26 +133,22 @@ class Result:
         )
 
 
-async def drive(
-    server: Server,
-    name: str,
-    concurrency: int,
-    seconds: float,
-    step: Callable[[int], Awaitable[bool | None]],
-) -> Result:
-    """Run ``step(worker)`` in ``concurrency`` loops for ``seconds``; ``step`` says if it was ok."""
+Step = Callable[[FastHttpSession, int], "bool | None"]
+
+
+def drive(server: Server, name: str, concurrency: int, seconds: float, step: Step) -> Result:
+    """Run ``step(session, worker)`` in ``concurrency`` greenlets for ``seconds``; ``step``
+    says if the answer was right (None: that worker has nothing left to do)."""
     result = Result(name)
     cpu_before = server.cpu_seconds()
     deadline = time.perf_counter() + seconds
 
-    async def worker(number: int) -> None:
+    def worker(number: int) -> None:
+        session = client(server)
         while time.perf_counter() < deadline:
             started = time.perf_counter()
-            try:
-                ok = await step(number)
-            except OSError:
-                ok = False
-            if ok is None:  # nothing left to do for this worker
+            ok = step(session, number)
+            if ok is None:
                 return
             if ok:
                 result.latencies.append(time.perf_counter() - started)
@@ -184,34 +156,29 @@ async def drive(
                 result.errors += 1
 
     started = time.perf_counter()
-    await asyncio.gather(*(worker(i) for i in range(concurrency)))
+    gevent.joinall([gevent.spawn(worker, number) for number in range(concurrency)])
     result.seconds = time.perf_counter() - started
-    cpu_after = server.cpu_seconds()
-    if cpu_before is not None and cpu_after is not None:
-        result.server_cpu = cpu_after - cpu_before
+    result.server_cpu = server.cpu_seconds() - cpu_before
     return result
 
 
-async def run(args: argparse.Namespace, server: Server) -> list[Result]:
-    client = Client("127.0.0.1", server.port)
-    games = await create_games(client, args.games, args.seed)
+def run(args: argparse.Namespace, server: Server) -> list[Result]:
+    games = create_games(client(server), args.games, args.seed)
     # Watched games nobody moves in (their polls answer 204); the rest get played.
     watched, games = games[:50], games[50:]
-    htmx = {"HX-Request": "true"}
 
-    async def floor(_: int) -> bool:
-        status, _, body = await client.request("GET", "/healthz")
-        return status == 200 and body == b"ok"
+    def floor(session: FastHttpSession, _: int) -> bool:
+        response = session.get("/healthz", headers=CLOSE)
+        return response.status_code == 200 and response.content == b"ok"
 
-    async def poll(worker: int) -> bool:
+    def poll(session: FastHttpSession, worker: int) -> bool:
         game = watched[worker % len(watched)]
         path = f"/g/{game.game_id}/poll/{game.revision}"
-        status, _, _ = await client.request("GET", path, htmx)
-        return status == 204
+        return session.get(path, headers=CLOSE | HTMX).status_code == 204
 
     mine: dict[int, list[HotseatGame]] = {}
 
-    async def move(worker: int) -> bool | None:
+    def move(session: FastHttpSession, worker: int) -> bool | None:
         queue = mine.setdefault(worker, games[worker :: args.concurrency])
         while queue:
             next_move = queue[0].next_move()
@@ -222,29 +189,21 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
             return None
         game = queue[0]
         text, ply = next_move
-        body = f"move={text.replace(' ', '+')}&ply={ply}".encode()
-        status, _, content = await client.request(
-            "POST",
+        response = session.post(
             f"/g/{game.game_id}/move",
-            htmx
-            | {
-                "Cookie": game.cookie,
-                "X-CSRFToken": game.csrf,
-                "Content-Type": "application/x-www-form-urlencoded",
-            },
-            body,
+            data={"move": text, "ply": str(ply)},
+            headers=CLOSE | HTMX | {"Cookie": game.cookie, "X-CSRFToken": game.csrf},
         )
-        return status == 200 and b"data-error" not in content
+        return response.status_code == 200 and b"data-error" not in response.content
 
     # Warm up first, as a long-running server is: each worker's caches (templates,
-    # rendered squares) fill in its first few hundred requests. Not reported.
+    # drawn squares) fill in its first few hundred requests. Not reported.
     for name, step in (("floor", floor), ("poll", poll), ("move", move)):
-        await drive(server, name, args.concurrency, args.warmup, step)
+        drive(server, name, args.concurrency, args.warmup, step)
     results = []
     for _ in range(args.rounds):
-        results.append(await drive(server, "floor", args.concurrency, args.seconds, floor))
-        results.append(await drive(server, "poll", args.concurrency, args.seconds, poll))
-        results.append(await drive(server, "move", args.concurrency, args.seconds, move))
+        for name, step in (("floor", floor), ("poll", poll), ("move", move)):
+            results.append(drive(server, name, args.concurrency, args.seconds, step))
     return results
 
 
@@ -269,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
         prepare(env)
         server = Server(env, workers=args.workers or None).start()
         try:
-            results = asyncio.run(run(args, server))
+            results = run(args, server)
         finally:
             server.stop()
     floor = best(results, "floor")

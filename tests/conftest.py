@@ -1,13 +1,6 @@
-"""Shared test helpers.
-
-Sections:
-
-- Engine helpers: plain functions, no Django. The engine tests import them with
-  ``from conftest import board`` (pytest puts ``tests/`` on ``sys.path`` because the
-  folder has no ``__init__.py``).
-- Django fixtures: static files without a collected manifest, and failure reports
-  kept on each test for the browser tests' screenshots.
-"""
+"""Shared fixtures: the test database, static files without a collected manifest,
+failure reports kept on each test, and browsers. Helpers that tests import live in
+``tests/support/``."""
 
 from __future__ import annotations
 
@@ -17,43 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.servers import ROOT
-from game.engine import Position, Rules
+from tests.support.servers import ARTIFACTS
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = ROOT / "test-artifacts"
-
-# --- Engine helpers ----------------------------------------------------------------
-
-_BOARD_CHARS = set(".STWstw")
-
-
-def board(
-    diagram: str, to_move: str = "d", hand: str = "-", rules: Rules | None = None
-) -> Position:
-    """Build a position from a readable 7×7 diagram.
-
-    Rows 1..7 from top to bottom, columns A..G from left to right; each square one of
-    ``. S T W s t w`` (upper case dark, lower case light). Blank lines and whitespace
-    between the characters are ignored, so a diagram may be written as::
-
-        board('''
-            . . . . . . .
-            . . . S . . .
-            ...
-        ''')
-
-    ``to_move`` is ``"d"`` or ``"l"``; ``hand`` the special stones in hand (``"TWtw"``,
-    ``"-"`` for none), as in the position text of RULES.md.
-    """
-    rows = ["".join(line.split()) for line in diagram.strip().splitlines()]
-    rows = [row for row in rows if row]
-    assert len(rows) == 7, f"a diagram has 7 rows, got {len(rows)}: {rows}"
-    for number, row in enumerate(rows, start=1):
-        assert len(row) == 7, f"row {number} of the diagram has {len(row)} squares: {row!r}"
-        assert set(row) <= _BOARD_CHARS, f"row {number} of the diagram has a bad square: {row!r}"
-    return Position.from_text(f"{'/'.join(rows)} {to_move} {hand}", rules or Rules())
-
 
 # --- Django fixtures ---------------------------------------------------------------
 

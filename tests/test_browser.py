@@ -6,19 +6,17 @@ unless MAERSTANAS_REQUIRE_BROWSER is set (as CI does), which makes that a failur
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
 import time
-import urllib.request
 from collections.abc import Iterator
 
+import httpx
 import pytest
-from conftest import ARTIFACTS
 
-from bench.servers import Server, prepare, scratch_database, site_env
 from game.engine import Position, Rules
+from tests.support.servers import ARTIFACTS, Server, prepare, scratch_database, site_env
 
 pytestmark = pytest.mark.browser
 
@@ -36,8 +34,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def api(site: Server, game_id: str) -> dict:
-    with urllib.request.urlopen(f"{site.url}/api/games/{game_id}") as response:
-        return json.load(response)
+    return httpx.get(f"{site.url}/api/games/{game_id}").json()
 
 
 def game_id_of(page) -> str:

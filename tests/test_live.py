@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import httpx
 import pytest
-from visitors import Reply, Visitor, applied
 
-from bench.servers import Server, prepare, scratch_database, site_env
 from game.engine import Position, Rules
+from tests.support.servers import Server, prepare, scratch_database, site_env
+from tests.support.visitors import Reply, Visitor, applied
 
 pytestmark = pytest.mark.live
 
@@ -123,16 +124,16 @@ def test_both_seats_and_two_tabs_racing_play_one_move_per_ply(servers):
 
 def play_random_game(visitor: Visitor, game_id: str, rng: random.Random, stop: threading.Event):
     """Play legal moves one after another until the game ends or ``stop`` is set."""
-    while not stop.is_set():
-        state = visitor.state(game_id)
-        position = Position.replay(Rules(), state["record"])
-        if position.is_over:
-            return
-        move = rng.choice([m for m in position.legal_moves() if not m.is_pass])
-        try:
+    try:
+        while not stop.is_set():
+            state = visitor.state(game_id)
+            position = Position.replay(Rules(), state["record"])
+            if position.is_over:
+                return
+            move = rng.choice([m for m in position.legal_moves() if not m.is_pass])
             visitor.move(game_id, str(move), state["ply"])
-        except OSError:
-            return  # the server was killed under us
+    except httpx.TransportError:
+        return  # the server was killed under us
 
 
 @pytest.mark.parametrize("in_flight", [False, True], ids=["between-moves", "moves-in-flight"])

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
-from visitors import Visitor
 
-from bench.servers import Server, prepare, site_env
 from game import play
 from game.engine import Rules
 from game.models import Game, Move
+from tests.support.servers import Server, prepare, site_env
+from tests.support.visitors import Visitor
 
 
 def snapshot() -> list[tuple]:
@@ -103,25 +103,15 @@ def test_production_pages_carry_the_security_headers(production):
 
 @pytest.mark.live
 def test_production_cookies_are_secure_httponly_and_samesite(production):
-    raw = []
     visitor = behind_proxy(production)
-    original = visitor.request
-
-    def keep_cookies(*args, **kwargs):
-        reply = original(*args, **kwargs)
-        raw.append(reply.headers.get("set-cookie", ""))
-        return reply
-
-    visitor.request = keep_cookies
-    visitor.get("/")
-    visitor.new_game()
-    cookies = " ".join(raw)
-    for name in ("csrftoken", "sessionid"):
-        line = re.search(rf"{name}=[^,]*(?:,[^=]*)?", cookies)
-        assert line, name
-    for part in [c for c in raw if c]:
-        flags = part.lower()
-        assert "httponly" in flags and "samesite=lax" in flags and "secure" in flags, part
+    lines = (
+        visitor.get("/").set_cookies
+        + visitor.request("POST", "/", data={"mode": "hotseat", "scoring": "standard"}).set_cookies
+    )
+    assert {line.split("=", 1)[0] for line in lines} == {"csrftoken", "sessionid"}
+    for line in lines:
+        flags = {flag.strip().lower() for flag in line.split(";")[1:]}
+        assert {"httponly", "secure", "samesite=lax"} <= flags, line
 
 
 @pytest.mark.live

@@ -10,13 +10,16 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+import httpx
+import psutil
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"  # screenshots and logs a failed test leaves
 
 
 def free_port() -> int:
@@ -111,27 +114,22 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited: {self.log.read_text()[-2000:]}")
             try:
-                with urllib.request.urlopen(self.url + "/about/", timeout=1) as response:
-                    if response.status == 200:
-                        return self
-            except OSError:
+                if httpx.get(self.url + "/about/", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
                 time.sleep(0.1)
         raise RuntimeError(f"gunicorn did not answer within {timeout}s")
 
-    def cpu_seconds(self) -> float | None:
-        """CPU time used so far by the server's processes (Linux /proc; None elsewhere)."""
-        if self.process is None or not Path("/proc").is_dir():
-            return None
-        group = os.getpgid(self.process.pid)
-        ticks = 0
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue  # the process ended meanwhile
-            if int(fields[2]) == group:  # field 5 of stat: the process group
-                ticks += int(fields[11]) + int(fields[12])  # utime + stime
-        return ticks / os.sysconf("SC_CLK_TCK")
+    def cpu_seconds(self) -> float:
+        """CPU time (user and system) used so far by gunicorn's master and its workers."""
+        assert self.process is not None, "the server is not running"
+        master = psutil.Process(self.process.pid)
+        total = 0.0
+        for process in [master, *master.children(recursive=True)]:
+            with contextlib.suppress(psutil.NoSuchProcess):  # a worker ended meanwhile
+                times = process.cpu_times()
+                total += times.user + times.system
+        return total
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process is None:

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urlencode, urlsplit
 
+import httpx
+
 
 @dataclass
 class Reply:
     status: int
-    headers: dict[str, str]
+    headers: dict[str, str]  # lower-case names; repeated headers joined with ", "
     body: str
+    set_cookies: list[str] = field(default_factory=list)  # each Set-Cookie line, whole
 
     @property
     def location(self) -> str:
@@ -22,7 +24,11 @@ class Reply:
 
 @dataclass
 class Visitor:
-    """One browser: its own cookie jar (so its own seats), talking to one server."""
+    """One browser: its own cookies (so its own seats), talking to one server.
+
+    Cookies are kept by name, whatever their flags: the tests send "Secure" cookies
+    over plain HTTP when they play a TLS-terminating proxy (``X-Forwarded-Proto``).
+    """
 
     base_url: str
     cookies: dict[str, str] = field(default_factory=dict)
@@ -41,8 +47,6 @@ class Visitor:
         headers: dict[str, str] | None = None,
         htmx: bool = False,
     ) -> Reply:
-        parts = urlsplit(self.base_url)
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=self.timeout)
         sent = self.always | dict(headers or {})
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -50,26 +54,28 @@ class Visitor:
             sent["HX-Request"] = "true"
         body = None
         if data is not None:
-            body = urlencode(data)
+            body = urlencode(data).encode()
             sent["Content-Type"] = "application/x-www-form-urlencoded"
             if "csrftoken" in self.cookies:
                 sent.setdefault("X-CSRFToken", self.cookies["csrftoken"])
             # Browsers name the page's origin on every POST; Django checks it over HTTPS.
+            parts = urlsplit(self.base_url)
             scheme = sent.get("X-Forwarded-Proto", parts.scheme)
             sent.setdefault("Origin", f"{scheme}://{parts.netloc}")
-        try:
-            connection.request(method, path, body=body, headers=sent)
-            response = connection.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            for name, value in response.getheaders():
-                if name.lower() == "set-cookie":
-                    cookie, _, _ = value.partition(";")
-                    key, _, val = cookie.partition("=")
-                    self.cookies[key.strip()] = val
-            headers_out = {k.lower(): v for k, v in response.getheaders()}
-            return Reply(response.status, headers_out, text)
-        finally:
-            connection.close()
+        response = httpx.request(
+            method, self.base_url + path, content=body, headers=sent, timeout=self.timeout
+        )
+        set_cookies = response.headers.get_list("set-cookie")
+        for line in set_cookies:
+            cookie, _, _ = line.partition(";")
+            name, _, value = cookie.partition("=")
+            self.cookies[name.strip()] = value
+        return Reply(
+            response.status_code,
+            {name: response.headers[name] for name in response.headers},
+            response.text,
+            set_cookies,
+        )
 
     def get(self, path: str, htmx: bool = False) -> Reply:
         return self.request("GET", path, htmx=htmx)

@@ -1,6 +1,6 @@
 """Engine benchmark: random playouts per second through the public API.
 
-Run ``python -m game.bench`` (``--help`` for options). Each playout starts from
+Run ``python -m bench.engine`` (``--help`` for options). Each playout starts from
 ``Position.start(rules)`` and plays ``random.choice(pos.legal_moves())`` until
 ``pos.is_over``, exactly as a bot's playout would.
 """

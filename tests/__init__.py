@@ -1,0 +1,1 @@
+"""The suite: engine tests (no Django), Django tests, browser and live-server tests."""

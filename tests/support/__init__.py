@@ -1,0 +1,1 @@
+"""What tests and benchmarks share: a live gunicorn, an HTTP visitor, board diagrams."""
