@@ -1,157 +1,25 @@
-"""Turn a saved game into plain values for the templates: cells, selector, status, moves.
+"""Draw a position: the plain values the board, status and move list templates show.
 
-Templates show; they never call rules. Everything a page needs to know about the
+Templates show; they never call rules. Everything a page needs to know about a
 position (which squares are open, why the others are closed, what a thunder-stone
-would clear) is asked of the engine here.
+would clear, whose turn it is, the score) is asked of the engine here. Nothing here
+knows about saved games: a live game, a replay, an analysis board or a hint all draw
+an engine ``Position`` with the same code, given what the viewer may do.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
-from django.template.loader import get_template
 from django.templatetags.static import static
-from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 
-from game.engine import COLUMNS, SQUARES, Color, Position, Stone, move_of
-from game.models import Game
+from game.engine import SQUARES, Color, Position, Score, Stone, move_of
+from game.fragments import Fragments, drawn_by
 
-STONE_CHOICES = ("stone", "thunder", "woden")
-STONE_NAMES = {"stone": "stone", "thunder": "thunder-stone", "woden": "Woden-stone"}
-_PREFIX = {"stone": "", "thunder": "T ", "woden": "W "}
-
-
-class Cell(NamedTuple):
-    """One square as the page shows it (hashable: its markup is cached by value)."""
-
-    name: str
-    color: str  # "" for an empty square
-    kind: str
-    image: str
-    label: str  # what a screen reader says
-    value: str  # the move a button plays; "" when the square cannot be played
-    reason: str  # why it cannot be played, when the viewer is to move
-    clears: str  # for a thunder target: the squares it would clear, space-separated
-    is_last: bool
-    was_cleared: bool
-
-
-@lru_cache(maxsize=16384)
-def fragment(template_name: str, values: tuple[tuple[str, object], ...]) -> SafeString:
-    """A small template rendered once per distinct set of values, then reused.
-
-    A page redraws 49 squares, their labels and the whole move list after every
-    move; rendering each distinct piece once keeps that cheap while the markup
-    stays in templates (game/_square.html, _label.html, _move.html).
-    """
-    return get_template(template_name).render(dict(values))
-
-
-def render_square(cell: Cell) -> SafeString:
-    return fragment("game/_square.html", (("cell", cell),))
-
-
-def _label(label: str) -> SafeString:
-    return fragment("game/_label.html", (("label", label),))
-
-
-def render_moves(moves: list[tuple[int, str, str]], finished: bool) -> SafeString:
-    """The move list's items; the newest is marked while the game goes on."""
-    last = len(moves) - 1
-    return mark_safe(
-        "".join(
-            fragment(
-                "game/_move.html",
-                (
-                    ("ply", ply),
-                    ("color", color),
-                    ("notation", notation),
-                    ("is_last", i == last and not finished),
-                ),
-            )
-            for i, (ply, color, notation) in enumerate(moves)
-        )
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    kind: str
-    name: str
-    selected: bool
-    available: bool
-    note: str
-    image: str
-
-
-@dataclass
-class BoardView:
-    game: Game
-    seated: set[str]
-    stone: str
-    can_move: bool
-    grid_html: SafeString
-    choices: list[Choice]
-    moves: list[tuple[int, str, str]]
-    status: dict[str, object]
-    error: str = ""
-
-    @property
-    def urls(self) -> GameUrls:
-        return game_urls(self.game.public_id)
-
-    @property
-    def poll_url(self) -> str:
-        """Where the live page asks for news: 204 until the game's revision moves on."""
-        return reverse("game-poll", args=[self.game.public_id, self.game.revision])
-
-    @property
-    def moves_html(self) -> SafeString:
-        return render_moves(self.moves, not self.live)
-
-    @property
-    def status_html(self) -> SafeString:
-        status = self.status
-        values = {
-            "dark_score": status["score"].dark,
-            "light_score": status["score"].light,
-            "turn": self.game.turn,
-            "result": self.game.result,
-            "finished": status["finished"],
-            "headline": status["headline"],
-            "score_line": status["score_line"],
-            "your_color": status["your_color"],
-            "dark_image": self.dark_image,
-            "light_image": self.light_image,
-        }
-        return fragment("game/_status.html", tuple(values.items()))
-
-    @property
-    def stones_html(self) -> SafeString:
-        if not self.can_move:
-            return mark_safe("")
-        return fragment(
-            "game/_stones.html", (("choices", tuple(self.choices)), ("page", self.urls.page))
-        )
-
-    @property
-    def stone_name(self) -> str:
-        return STONE_NAMES[self.stone]
-
-    @property
-    def dark_image(self) -> str:
-        return stone_image("dark", "stone")
-
-    @property
-    def light_image(self) -> str:
-        return stone_image("light", "stone")
-
-    @property
-    def live(self) -> bool:
-        return self.game.status != Game.Status.FINISHED
+# Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
+STONE_NAMES = {Stone.STONE: "stone", Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}
 
 
 @cache
@@ -160,173 +28,272 @@ def stone_image(color: str, kind: str) -> str:
     return static(f"img/{color}-{kind}.svg")
 
 
-class GameUrls(NamedTuple):
-    page: str
-    move: str
-    resign: str
-    rematch: str
-    api: str
+# The board ----------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
-def game_urls(public_id: str) -> GameUrls:
-    """The URLs of one game's page and actions, reversed once."""
-    return GameUrls(
-        *(
-            reverse(name, args=[public_id])
-            for name in (
-                "game-detail",
-                "game-move",
-                "game-resign",
-                "game-rematch",
-                "api-game",
-            )
-        )
+@drawn_by("game/_square.html", "cell")
+class Cell(NamedTuple):
+    """One square as the page shows it. A named tuple, not a dataclass: 49 are made for
+    every board drawn, and a frozen dataclass takes 2.5 times as long to make."""
+
+    name: str
+    color: str  # "" for an empty square
+    kind: str
+    image: str
+    label: str  # what a screen reader says
+    value: str  # the move its button plays; "" when the viewer cannot play it
+    reason: str  # why it cannot be played, when the viewer is to move
+    clears: str  # for a thunder target: the squares it would clear, space-separated
+    is_last: bool  # the last move was played here
+    was_cleared: bool  # the last move's thunder-stone cleared this square
+
+
+@drawn_by("game/_row_number.html", "row")
+class RowNumber(NamedTuple):
+    """The number at the start of a row of the board."""
+
+    number: int
+
+
+ROW_NUMBERS = tuple(RowNumber(row) for row in range(1, 8))
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A kind of stone the player to move may pick."""
+
+    kind: str
+    name: str
+    selected: bool
+    available: bool
+    note: str  # why it is not available
+    image: str
+
+
+@drawn_by("game/_stones.html", "stones")
+@dataclass(frozen=True, slots=True)
+class Stones:
+    """The stone selector; empty for a viewer who cannot move."""
+
+    choices: tuple[Choice, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A position drawn for one viewer: its squares and, if they may move, the stones."""
+
+    squares: Fragments  # row by row, each row's number before its seven squares
+    stone: Stone  # the kind of stone the open squares' buttons place
+    mover: Color | None  # the side the viewer places a stone for now; None: they look
+    stones: Stones
+    wraparound: bool
+
+    @property
+    def can_move(self) -> bool:
+        return self.mover is not None
+
+    @property
+    def stone_name(self) -> str:
+        return STONE_NAMES[self.stone]
+
+
+def draw_board(position: Position, mover: Color | None = None, stone: str = "stone") -> Board:
+    """The board of ``position`` for a viewer who may place ``mover``'s next stone.
+
+    ``mover`` is None for a viewer who only looks (a watcher, a replay, the other
+    player), and is ignored unless it is the side to move of a game still going on.
+    ``stone`` is the kind chosen; one the mover cannot place falls back to a stone.
+    """
+    if mover is not None and (position.is_over or Color(mover) is not position.turn):
+        mover = None
+    kind = Stone(stone) if stone in Stone.__members__.values() else Stone.STONE
+    if mover is None or (kind is not Stone.STONE and not position.has_special(mover, kind)):
+        kind = Stone.STONE
+    open_moves = (
+        {move.square: move for move in position.legal_moves() if move.stone is kind}
+        if mover
+        else {}
     )
-
-
-def _choices(position: Position, mover: Color, selected: str, rules_on: bool) -> list[Choice]:
-    color = mover.value
-    choices = [Choice("stone", "Stone", selected == "stone", True, "", stone_image(color, "stone"))]
-    if not rules_on:
-        return choices
-    for kind in ("thunder", "woden"):
-        available = position.has_special(mover, Stone(kind))
-        choices.append(
-            Choice(
-                kind,
-                STONE_NAMES[kind].capitalize(),
-                selected == kind,
-                available,
-                "" if available else "spent",
-                stone_image(color, kind),
-            )
-        )
-    return choices
-
-
-def board_view(
-    game: Game,
-    seated: set[str],
-    stone: str = "stone",
-    error: str = "",
-) -> BoardView:
-    """Everything the board, status and move list partials show, for one viewer."""
-    rules = game.rules
-    position = Position.from_text(game.position_text, rules)
-    live = game.status != Game.Status.FINISHED
-    mover = Color(game.turn) if live and game.turn in seated else None
-    if stone not in STONE_CHOICES or (
-        stone != "stone" and not (mover and position.has_special(mover, Stone(stone)))
-    ):
-        stone = "stone"
-    moves = game.move_log()
-    last = moves[-1][2] if moves else ""
-    last_square, cleared = _last_move(last)
-    kind_to_play = Stone(stone)
-    open_squares = (
-        {m.square for m in position.legal_moves() if m.stone is kind_to_play} if mover else set()
-    )
-    prefix = _PREFIX[stone]
+    last = position.last_move
+    last_square = last.square if last is not None and not last.is_pass else None
+    cleared = set(position.last_removed)
     board = position.board()
-    parts = [_label(column) for column in COLUMNS]
-    for square in SQUARES:
-        if square.column == 0:
-            parts.append(_label(str(square.row + 1)))
-        name = str(square)
-        on = board[square]
-        color, kind = (on[0].value, on[1].value) if on else ("", "")
-        value = reason = clears = ""
-        if mover is not None:
-            if square in open_squares:
-                value = prefix + name
-                if stone == "thunder":
+    squares: list[Cell | RowNumber] = []
+    for row in range(7):
+        squares.append(ROW_NUMBERS[row])
+        for square in SQUARES[row * 7 : row * 7 + 7]:
+            on = board[square]
+            color, stone_kind = on if on else ("", "")  # StrEnums: they are their values
+            value = reason = clears = ""
+            if square in open_moves:
+                value = str(open_moves[square])
+                if kind is Stone.THUNDER:
                     clears = " ".join(map(str, position.thunder_clears(square)))
-            elif color == "" or stone == "woden":
+            elif mover is not None and (not color or kind is Stone.WODEN):
                 # An occupied square needs no reason for a stone or a thunder-stone:
                 # its label already says which stone is there.
-                reason = position.why_illegal(move_of(kind_to_play, square)) or ""
-        label = f"{name}, {color} {STONE_NAMES[kind]}" if color else f"{name}, empty"
-        if reason:
-            label += f": {reason}"
-        elif clears:
-            label += f": a thunder-stone here clears {clears.replace(' ', ', ')}"
-        parts.append(
-            render_square(
+                reason = position.why_illegal(move_of(kind, square)) or ""
+            squares.append(
                 Cell(
-                    name,
-                    color,
-                    kind,
-                    stone_image(color, kind) if color else "",
-                    label,
-                    value,
-                    reason,
-                    clears,
-                    name == last_square,
-                    name in cleared,
+                    name=str(square),
+                    color=color,
+                    kind=stone_kind,
+                    image=stone_image(color, stone_kind) if color else "",
+                    label=_label(square, color, stone_kind, reason, clears),
+                    value=value,
+                    reason=reason,
+                    clears=clears,
+                    is_last=square == last_square,
+                    was_cleared=square in cleared,
                 )
             )
-        )
-    return BoardView(
-        game=game,
-        seated=seated,
-        stone=stone,
-        can_move=mover is not None,
-        grid_html=mark_safe("".join(parts)),
-        choices=_choices(position, mover, stone, rules.special_stones) if mover else [],
-        moves=moves,
-        status=_status(game, position, seated, moves),
-        error=error,
+    return Board(
+        squares=Fragments(squares),
+        stone=kind,
+        mover=mover,
+        stones=Stones(_choices(position, mover, kind) if mover else ()),
+        wraparound=position.rules.wraparound,
     )
 
 
-def _last_move(notation: str) -> tuple[str, set[str]]:
-    """The square of the last move and the squares its thunder-stone cleared."""
-    if not notation or notation == "Pass":
-        return "", set()
-    text = notation.split(" ")[-1]
-    square, _, removed = text.partition("x")
-    return square, set(removed.split("/")) if removed else set()
+def _label(square: object, color: str, kind: str, reason: str, clears: str) -> str:
+    """What a screen reader says of a square."""
+    label = f"{square}, {color} {STONE_NAMES[kind]}" if color else f"{square}, empty"
+    if reason:
+        return f"{label}: {reason}"
+    if clears:
+        return f"{label}: a thunder-stone here clears {clears.replace(' ', ', ')}"
+    return label
 
 
-def _status(
-    game: Game, position: Position, seated: set[str], moves: list[tuple[int, str, str]]
-) -> dict[str, object]:
-    score = position.score()
-    finished = game.status == Game.Status.FINISHED
-    if finished:
-        if game.resigned:
-            headline = f"{game.resigned.capitalize()} resigned: {game.result} wins"
-        elif game.result == "tie":
-            headline = "The game is over: a tie"
-        else:
-            headline = f"The game is over: {game.result} wins"
-    elif game.turn in seated and len(seated) == 1:
+def _choices(position: Position, mover: Color, selected: Stone) -> tuple[Choice, ...]:
+    color = mover.value
+    choices = [
+        Choice("stone", "Stone", selected is Stone.STONE, True, "", stone_image(color, "stone"))
+    ]
+    if not position.rules.special_stones:
+        return tuple(choices)
+    for kind in (Stone.THUNDER, Stone.WODEN):
+        available = position.has_special(mover, kind)
+        choices.append(
+            Choice(
+                kind.value,
+                STONE_NAMES[kind].capitalize(),
+                selected is kind,
+                available,
+                "" if available else "spent",
+                stone_image(color, kind.value),
+            )
+        )
+    return tuple(choices)
+
+
+# The move list ------------------------------------------------------------------------------
+
+
+@drawn_by("game/_move.html", "move")
+class MoveItem(NamedTuple):
+    """One move of the list (a named tuple: a game's every move is made for each page)."""
+
+    ply: int
+    color: str
+    text: str  # the record's notation: a thunder move with its removals
+    is_pass: bool
+
+
+def move_list(position: Position) -> Fragments:
+    """The moves that led to ``position``, numbered from the ply its history starts at.
+
+    The newest is marked by the list's style while the game goes on, not here: each
+    item then looks the same in every game that has it, and is drawn once.
+    """
+    history = position.history
+    first = position.ply - len(history) + 1
+    return Fragments(
+        MoveItem(
+            ply=ply,
+            color=played.color.value,
+            text=played.text,
+            is_pass=played.move.is_pass,
+        )
+        for ply, played in enumerate(history, start=first)
+    )
+
+
+# The status: scores, whose turn, the result ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: ``result`` is dark, light or tie; ``end`` why it ended."""
+
+    result: str
+    end: str  # "no-moves" or "resigned"
+
+    @property
+    def why(self) -> str:
+        if self.end == "resigned":
+            return f"{Color(self.result).opponent.value.capitalize()} resigned"
+        return "Neither side can move"
+
+    @property
+    def result_text(self) -> str:
+        return "Tie" if self.result == "tie" else f"{self.result.capitalize()} wins"
+
+
+@drawn_by("game/_status.html", "status")
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The status bar: the scores, whose turn, the result."""
+
+    score: Score
+    turn: str  # the side to move; "" once the game is over
+    outcome: Outcome | None
+    headline: str
+    your_color: str  # the viewer's side when they hold exactly one seat, else ""
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def result(self) -> str:
+        return self.outcome.result if self.outcome else ""
+
+    @property
+    def score_line(self) -> str:
+        return str(self.score)
+
+
+def describe(position: Position, outcome: Outcome | None, seated: frozenset[str]) -> Status:
+    """The status of ``position`` for a viewer holding the ``seated`` colours.
+
+    ``outcome`` says how the game ended, if it has: a game can end (by resignation)
+    in a position where moves are still legal.
+    """
+    turn = "" if outcome else position.turn.value
+    if outcome is not None:
+        winner = "a tie" if outcome.result == "tie" else f"{outcome.result} wins"
+        headline = f"{outcome.why}: {winner}"
+    elif turn in seated and len(seated) == 1:
         headline = "Your turn"
     else:
-        headline = f"{game.turn.capitalize()} to move"
-    last = moves[-1] if moves else None
+        headline = f"{turn.capitalize()} to move"
+    return Status(
+        score=position.score(),
+        turn=turn,
+        outcome=outcome,
+        headline=headline,
+        your_color=next(iter(seated)) if len(seated) == 1 else "",
+    )
+
+
+def announcement(position: Position, status: Status) -> str:
+    """What a screen reader says when the board changes: the last move and what now."""
+    last = position.last_played
     if last is None:
-        announce = "The game has started. Dark to move."
-    else:
-        _, color, notation = last
-        played = "passed" if notation == "Pass" else f"played {notation}"
-        announce = f"{color.capitalize()} {played}. " + (
-            f"{headline}. {score}." if finished else f"{game.turn.capitalize()} to move."
-        )
-    if not finished:
-        result_text = ""
-    elif game.result == "tie":
-        result_text = "Tie"
-    else:
-        result_text = f"{game.result.capitalize()} wins"
-    return {
-        "result_text": result_text,
-        "score": score,
-        "score_line": str(score),
-        "finished": finished,
-        "headline": headline,
-        "announce": announce,
-        "your_color": next(iter(seated)) if len(seated) == 1 else "",
-        "hotseat": game.mode == Game.Mode.HOTSEAT,
-    }
+        return f"The game has started. {position.turn.value.capitalize()} to move."
+    played = "passed" if last.move.is_pass else f"played {last.text}"
+    if status.finished:
+        return f"{last.color.value.capitalize()} {played}. {status.headline}. {status.score}."
+    return f"{last.color.value.capitalize()} {played}. {status.turn.capitalize()} to move."

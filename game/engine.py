@@ -1,7 +1,7 @@
 """The rules of Mǽrstánas: board, hinge limits, special stones, scoring, notation.
 
 Pure Python and standard library only, so the engine can be tested, benchmarked and
-used by bots without Django. ``../shared/RULES.md`` is the rule book this module
+used by bots without Django. ``docs/RULES.md`` is the rule book this module
 implements; its vocabulary is used throughout.
 
 The board is a 7×7 grid stored as bitboards: one ``int`` per colour and one per
@@ -34,6 +34,7 @@ __all__ = [
     "InvalidPositionError",
     "Move",
     "MoveError",
+    "Played",
     "Position",
     "Rules",
     "Score",
@@ -188,6 +189,15 @@ _WODEN_MOVES = tuple(Move(Stone.WODEN, sq) for sq in SQUARES)
 _MOVES_OF = {Stone.STONE: _STONE_MOVES, Stone.THUNDER: _THUNDER_MOVES, Stone.WODEN: _WODEN_MOVES}
 
 
+class Played(NamedTuple):
+    """One move of a game's history: who played it, the move, and its record text
+    (a thunder move with its removals, ``T E4xE3/D4``)."""
+
+    color: Color
+    move: Move
+    text: str
+
+
 class Score(NamedTuple):
     """Points of each side; ``str(score)`` is the rules' score line ``Dark: 42, Light: 39``."""
 
@@ -232,6 +242,9 @@ def _parse(text: str) -> tuple[Move, frozenset[Square] | None]:
     """Read move text; also return the removal list of a thunder move when one is given."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"{text!r} is not a move: {_HINT}")
+    move = _MOVE_BY_TEXT.get(text)  # text as the engine writes it: no regex needed
+    if move is not None:
+        return move, None
     stripped = text.strip()
     if stripped.lower() == "pass":
         return PASS, None
@@ -284,6 +297,11 @@ def format_move(move: Move) -> str:
     if move.stone is None:
         return "Pass"
     return _STONE_PREFIX[move.stone] + _NAMES[move.square]
+
+
+_MOVE_BY_TEXT = {
+    format_move(move): move for move in (PASS, *_STONE_MOVES, *_THUNDER_MOVES, *_WODEN_MOVES)
+}
 
 
 # --- Geometry ------------------------------------------------------------------
@@ -424,10 +442,6 @@ def _lister(moves: tuple[Move, ...]) -> Callable[[int], list[Move]]:
 _list_stones = _lister(_STONE_MOVES)
 _list_thunders = _lister(_THUNDER_MOVES)
 _list_wodens = _lister(_WODEN_MOVES)
-
-
-def _squares_of(mask: int) -> tuple[Square, ...]:
-    return tuple(sq for sq in SQUARES if mask >> sq & 1)
 
 
 # Special stones in hand, one bit each: dark T, dark W, light T, light W.
@@ -644,12 +658,25 @@ class Position:
     @property
     def record(self) -> tuple[str, ...]:
         """The moves played, in notation, thunder moves with their removals (``T E4xE3/D4``)."""
-        texts = []
-        pos: Position | None = self
-        while pos is not None and pos._last is not None:
-            texts.append(pos._last_text())
+        return tuple(played.text for played in self.history)
+
+    @property
+    def last_played(self) -> Played | None:
+        """The last move of ``history``, or None when it is empty."""
+        if self._parent is None:
+            return None
+        return Played(_COLORS[self._parent._turn], self._last, self._last_text())
+
+    @property
+    def history(self) -> tuple[Played, ...]:
+        """The moves that led here, oldest first: since the start, or since the position
+        text this one was set up from (``from_text`` positions have no history)."""
+        moves = []
+        pos = self
+        while pos._parent is not None:
+            moves.append(Played(_COLORS[pos._parent._turn], pos._last, pos._last_text()))
             pos = pos._parent
-        return tuple(reversed(texts))
+        return tuple(reversed(moves))
 
     def _last_text(self) -> str:
         text = format_move(self._last)
@@ -857,7 +884,9 @@ class Position:
         dark, light = self._dark, self._light
         thunder_stones, woden_stones, hand = self._thunder, self._woden, self._hand
         removed = 0
-        # A set bit in a legal mask means the game is on and the move is allowed.
+        # A set bit in a legal mask means the game is on and the move is allowed. A pass
+        # matches no branch below: when it is due, nothing on the board changes, and only
+        # the side to move flips; when it is not, the last branch reports why.
         if kind is _STONE and stones >> move.square & 1:
             if turn == 0:
                 dark |= 1 << move.square
@@ -887,7 +916,10 @@ class Position:
             reason = self._reason(move, removals)
             if reason is not None:
                 raise IllegalMoveError(reason)
-            return self.play(move)  # a thunder move whose removal list is right
+            # Only a thunder move written with its removal list gets here legal: the
+            # list matched what the stone clears, so play the bare move (it takes the
+            # fast branch above and records the removals itself).
+            return self.play(move)
         child = object.__new__(Position)
         child._rules = self._rules
         child._geometry = self._geometry
@@ -946,13 +978,6 @@ class Position:
         hand = "".join(letter for bit, letter in _HAND_LETTERS if self._hand & bit) or "-"
         return f"{'/'.join(rows)} {'dl'[self._turn]} {hand}"
 
-    def diagram(self) -> str:
-        """The board as a small text picture with coordinates, for people reading tests."""
-        text = self.to_text().split()[0].split("/")
-        lines = ["  " + " ".join(COLUMNS)]
-        lines += [f"{row + 1} " + " ".join(cells) for row, cells in enumerate(text)]
-        return "\n".join(lines)
-
     def _key(self) -> tuple[object, ...]:
         return (
             self._rules,
@@ -973,7 +998,8 @@ class Position:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return f"Position.from_text({self.to_text()!r})"
+        # Evaluates back to an equal position (the history is not part of equality).
+        return f"Position.from_text({self.to_text()!r}, {self._rules!r})"
 
     def __copy__(self) -> Position:
         return self

@@ -1,4 +1,4 @@
-"""The new-game form: its field names are part of the page contract (DESIGN.md)."""
+"""The new-game form: its field names are part of the page contract (docs/DESIGN.md)."""
 
 from __future__ import annotations
 

@@ -12,11 +12,10 @@ from collections.abc import Mapping
 
 from django.core.signing import salted_hmac
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils.crypto import constant_time_compare
 
 from game.engine import PASS, Color, Position, Rules
-from game.models import Game, hash_token, new_seat_token
+from game.models import Game, Move, hash_token, new_seat_token
 
 Tokens = Mapping[str, str]
 
@@ -75,27 +74,21 @@ def _locked(public_id: str) -> Game:
     return game
 
 
-def _cache(game: Game, position: Position, ply: int) -> list[str]:
-    """Copy the position onto the game's cached fields; return the fields changed."""
-    score = position.score()
-    game.ply = ply
-    game.position_text = position.to_text()
-    game.dark_score, game.light_score = score
-    if position.is_over:
-        game.turn = ""
-        game.status = Game.Status.FINISHED
-        game.result = position.result
-    else:
-        game.turn = position.turn.value
-    return ["ply", "position_text", "dark_score", "light_score", "turn", "status", "result"]
+def finish(game: Game, result: str, end: Game.Status) -> list[str]:
+    """End ``game``: ``result`` is ``dark``, ``light`` or ``tie``, ``end`` why it ended.
 
-
-def _bump(game: Game, fields: list[str]) -> None:
-    """Save ``fields`` and advance the revision the live pages poll for."""
-    revision = game.revision
-    game.revision = F("revision") + 1
-    game.save(update_fields=[*fields, "revision", "updated"])
-    game.revision = revision + 1
+    The one way a game ends, whatever the reason. Call it under the game's row lock,
+    then save the fields it returns with the rest of the change (``save_change``).
+    Raises ``GameFinished`` if the game has already ended.
+    """
+    if game.is_over:
+        raise GameFinished("the game is over")
+    if end not in Game.ENDED or result not in Game.Result.values:
+        raise ValueError(f"a game cannot end with {result!r} because {end!r}")
+    game.status = end
+    game.result = result
+    game.turn = ""
+    return ["status", "result", "turn"]
 
 
 def create_game(
@@ -119,7 +112,7 @@ def create_game(
         wraparound=rules.wraparound,
         rematch_of=rematch_of,
     )
-    _cache(game, Position.start(rules), 0)
+    game.cache_position(Position.start(rules))
     colors = [c.value for c in Color] if mode == Game.Mode.HOTSEAT else [creator]
     tokens = {color: new_seat_token() for color in colors}
     for color, token in tokens.items():
@@ -160,7 +153,7 @@ def join(public_id: str, invite: str = "", previous: Tokens | None = None) -> tu
         token = new_seat_token()
         setattr(game, f"{color}_seat", hash_token(token))
         game.status = Game.Status.ACTIVE
-        _bump(game, [f"{color}_seat", "status"])
+        game.save_change(f"{color}_seat", "status")
     return game, color, token
 
 
@@ -186,7 +179,7 @@ def make_move(
     """
     with transaction.atomic():
         game = _locked(public_id)
-        if game.status == Game.Status.FINISHED:
+        if game.is_over:
             raise GameFinished("the game is over")
         seated = seated_colors(game, tokens)
         if not seated:
@@ -197,21 +190,23 @@ def make_move(
             raise StaleMove("the board changed since you saw it: look again and choose anew")
         # The cached position is rewritten with every move in the same transaction
         # (tests check it always equals a replay of the log), so it can stand in for
-        # the replay here, under the row lock.
+        # the replay here, under the row lock. A position set up from text has no
+        # history, so ``history`` below holds just the moves played now.
         position = Position.from_text(game.position_text, game.rules).play(text)
         while position.must_pass:
             position = position.play(PASS)
-        played = [
-            (ply, Color.DARK.value if ply % 2 else Color.LIGHT.value, notation)
-            for ply, notation in enumerate(position.record, start=game.ply + 1)
-        ]
+        played = position.history
         try:
-            Game.objects.insert_moves(game, played)
+            Move.objects.bulk_create(
+                Move(game=game, ply=ply, notation=move.text, color=move.color)
+                for ply, move in enumerate(played, start=game.ply + 1)
+            )
         except IntegrityError:
             raise StaleMove("the board changed since you saw it: look again") from None
-        game.record_text = "\n".join(filter(None, [game.record_text, *position.record]))
-        _cache(game, position, game.ply + len(played))
-        Game.objects.save_position(game)
+        changed = game.cache_position(position, [move.text for move in played])
+        if position.is_over:
+            changed += finish(game, position.result, Game.Status.NO_MOVES)
+        game.save_change(*changed)
     return game
 
 
@@ -219,17 +214,13 @@ def resign(public_id: str, tokens: Tokens) -> Game:
     """End the game in the opponent's favour. In hot-seat the side to move resigns."""
     with transaction.atomic():
         game = _locked(public_id)
-        if game.status == Game.Status.FINISHED:
+        if game.is_over:
             raise GameFinished("the game is over")
         seated = seated_colors(game, tokens)
         if not seated:
             raise NotSeated("you are watching this game: only its players can resign")
         loser = game.turn if len(seated) == 2 else seated.pop()
-        game.resigned = loser
-        game.result = Color(loser).opponent.value
-        game.status = Game.Status.FINISHED
-        game.turn = ""
-        _bump(game, ["resigned", "result", "status", "turn"])
+        game.save_change(*finish(game, Color(loser).opponent.value, Game.Status.RESIGNED))
     return game
 
 
@@ -241,7 +232,7 @@ def rematch(public_id: str, tokens: Tokens) -> tuple[Game, dict[str, str]]:
     """
     with transaction.atomic():
         game = _locked(public_id)
-        if game.status != Game.Status.FINISHED:
+        if not game.is_over:
             raise PlayError("a rematch can start once this game is over")
         seated = seated_colors(game, tokens)
         if not seated:
@@ -261,5 +252,5 @@ def rematch(public_id: str, tokens: Tokens) -> tuple[Game, dict[str, str]]:
             new, new_tokens = create_game(
                 game.mode, game.rules, creator=Color(color).opponent.value, rematch_of=game
             )
-        _bump(game, [])
+        game.save_change()
     return new, new_tokens

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from django.conf import settings
 from django.contrib import messages
 from django.http import (
     Http404,
@@ -19,8 +24,17 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from game import play, seats
-from game.board import board_view
-from game.engine import MoveError, Position
+from game.board import (
+    Board,
+    Fragments,
+    Outcome,
+    Status,
+    announcement,
+    describe,
+    draw_board,
+    move_list,
+)
+from game.engine import Color, MoveError, Position
 from game.forms import NewGameForm
 from game.models import Game
 
@@ -48,6 +62,86 @@ def _to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return SeeOther(url)
 
 
+class GameUrls(NamedTuple):
+    page: str
+    move: str
+    resign: str
+    rematch: str
+    api: str
+
+
+@lru_cache(maxsize=4096)
+def game_urls(public_id: str) -> GameUrls:
+    """The URLs of one game's page and actions, reversed once."""
+    names = ("game-detail", "game-move", "game-resign", "game-rematch", "api-game")
+    return GameUrls(*(reverse(name, args=[public_id]) for name in names))
+
+
+class SeatLink(NamedTuple):
+    color: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    """Everything the game page and its live part show, for one viewer."""
+
+    game: Game
+    board: Board
+    status: Status
+    announce: str  # what a screen reader says of the change
+    moves: Fragments
+    seated: frozenset[str]
+    urls: GameUrls
+    error: str
+    invite_url: str
+    seat_links: tuple[SeatLink, ...]
+    rematch: Game | None
+    rematch_joinable: bool  # the viewer played this game and may take a seat in its rematch
+
+    @property
+    def live(self) -> bool:
+        """The game goes on: the page keeps asking for news."""
+        return not self.game.is_over
+
+    @property
+    def poll_url(self) -> str:
+        """Where the live page asks for news: 204 until the game's revision moves on."""
+        return reverse("game-poll", args=[self.game.public_id, self.game.revision])
+
+
+def game_page(
+    request: HttpRequest, game: Game, *, stone: str = "stone", error: str = ""
+) -> GamePage:
+    """The game as ``request``'s browser sees it: its seats decide what it may do."""
+    tokens = seats.tokens_for(request, game.public_id)
+    seated = frozenset(play.seated_colors(game, tokens))
+    position = game.position()
+    outcome = Outcome(game.result, game.status) if game.is_over else None
+    mover = Color(game.turn) if not outcome and game.turn in seated else None
+    rematch = play.rematch_of(game)
+    status = describe(position, outcome, seated)
+    return GamePage(
+        game=game,
+        board=draw_board(position, mover, stone),
+        status=status,
+        announce=announcement(position, status),
+        moves=move_list(position),
+        seated=seated,
+        urls=game_urls(game.public_id),
+        error=error,
+        invite_url=_invite_url(request, game, seated),
+        seat_links=_seat_links(request, game, tokens),
+        rematch=rematch,
+        rematch_joinable=bool(
+            rematch
+            and seated
+            and play.free_seat(rematch) is not None
+            and not seats.tokens_for(request, rematch.public_id)
+        ),
+    )
+
+
 def _render_game(
     request: HtmxHttpRequest,
     game: Game,
@@ -58,21 +152,8 @@ def _render_game(
     status: int = 200,
 ) -> HttpResponse:
     """The game page, or just its live part for an htmx request."""
-    tokens = seats.tokens_for(request, game.public_id)
-    view = board_view(game, play.seated_colors(game, tokens), stone=stone, error=error)
-    rematch_game = play.rematch_of(game)
     context = {
-        "view": view,
-        "game": game,
-        "rematch_game": rematch_game,
-        "rematch_joinable": bool(
-            rematch_game
-            and view.seated
-            and play.free_seat(rematch_game) is not None
-            and not seats.tokens_for(request, rematch_game.public_id)
-        ),
-        "invite_url": _invite_url(request, game, view.seated),
-        "seat_links": _seat_links(request, game, tokens),
+        "page": game_page(request, game, stone=stone, error=error),
         "poll_seconds": POLL_SECONDS,
     }
     if full is None:
@@ -81,24 +162,24 @@ def _render_game(
     return render(request, template, context, status=status)
 
 
-def _invite_url(request: HttpRequest, game: Game, seated: set[str]) -> str:
+def _invite_url(request: HttpRequest, game: Game, seated: frozenset[str]) -> str:
     if game.mode != Game.Mode.FRIEND or not seated or play.free_seat(game) is None:
         return ""
     path = reverse("game-invite", args=[game.public_id, play.invite_code(game)])
     return request.build_absolute_uri(path)
 
 
-def _seat_links(request: HttpRequest, game: Game, tokens: dict[str, str]) -> list[tuple[str, str]]:
+def _seat_links(request: HttpRequest, game: Game, tokens: dict[str, str]) -> tuple[SeatLink, ...]:
     if game.mode != Game.Mode.FRIEND:
-        return []
-    return [
-        (
+        return ()
+    return tuple(
+        SeatLink(
             color,
             request.build_absolute_uri(reverse("game-seat", args=[game.public_id, color, token])),
         )
         for color, token in sorted(tokens.items())
         if game.holds_seat(color, token)
-    ]
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -136,7 +217,7 @@ def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     except play.GameNotFound:
         raise Http404("there is no such game") from None
     except play.NotSeated as exc:
-        return _refuse(request, _game_or_404(game_id), str(exc), status=403)
+        return _refuse(request, _game_or_404(game_id), exc)
     except (MoveError, play.PlayError) as exc:
         error = str(exc)
         game = _game_or_404(game_id)
@@ -147,10 +228,12 @@ def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return _to_game(request, game)
 
 
-def _refuse(request: HtmxHttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+def _refuse(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -> HttpResponse:
+    """Say why an action was refused, with the status its kind of refusal carries."""
     if request.htmx:
-        return _render_game(request, game, error=message, status=status)
-    return render(request, "error.html", {"message": message, "game": game}, status=status)
+        return _render_game(request, game, error=str(refusal), status=refusal.status)
+    context = {"message": str(refusal), "game": game}
+    return render(request, "error.html", context, status=refusal.status)
 
 
 @require_GET
@@ -179,7 +262,7 @@ def resign(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     try:
         game = play.resign(game.public_id, seats.tokens_for(request, game.public_id))
     except play.NotSeated as exc:
-        return _refuse(request, game, str(exc), status=403)
+        return _refuse(request, game, exc)
     except play.PlayError as exc:
         messages.error(request, str(exc))
     return _to_game(request, game)
@@ -192,7 +275,7 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     try:
         new, tokens = play.rematch(game.public_id, seats.tokens_for(request, game.public_id))
     except play.NotSeated as exc:
-        return _refuse(request, game, str(exc), status=403)
+        return _refuse(request, game, exc)
     except play.PlayError as exc:
         messages.error(request, str(exc))
         return _to_game(request, game)
@@ -239,7 +322,7 @@ def seat(request: HtmxHttpRequest, game_id: str, color: str, token: str) -> Http
     try:
         play.check_seat(game, color, token)
     except play.NotSeated as exc:
-        return render(request, "error.html", {"message": str(exc), "game": game}, status=403)
+        return _refuse(request, game, exc)
     if request.method == "POST":
         seats.remember(request, game.public_id, {color: token})
         return _to_game(request, game)
@@ -248,10 +331,11 @@ def seat(request: HtmxHttpRequest, game_id: str, color: str, token: str) -> Http
 
 @require_GET
 def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
-    """The public state of a game as JSON (DESIGN.md, "The page contract")."""
+    """The public state of a game as JSON (docs/DESIGN.md, "The page contract")."""
     game = _game_or_404(game_id)
-    record = game.records()
-    position = Position.replay(game.rules, record) if not game.is_over else None
+    record = game.logged_record()
+    position = Position.replay(game.rules, record)
+    legal = [] if game.is_over else [str(move) for move in position.legal_moves()]
     return JsonResponse(
         {
             "id": game.public_id,
@@ -261,16 +345,17 @@ def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
                 "wraparound": game.wraparound,
             },
             "mode": game.mode,
-            "status": game.status,
+            "status": "finished" if game.is_over else game.status,
             "record": record,
             "ply": game.ply,
             "turn": game.turn or None,
             "score": {"dark": game.dark_score, "light": game.light_score},
             "over": game.is_over,
             "result": game.result or None,
-            "resigned": game.resigned or None,
+            "end": game.end,
+            "resigned": game.loser or None,
             "position": game.position_text,
-            "legal": [str(m) for m in position.legal_moves()] if position else [],
+            "legal": legal,
         }
     )
 
@@ -285,3 +370,16 @@ def healthz(request: HttpRequest) -> HttpResponse:
 def about(request: HttpRequest) -> HttpResponse:
     """The rules of the game, as its author's page tells them, and our decisions."""
     return render(request, "about.html")
+
+
+# The project's own documents, served as the text they are: the About page links them.
+DOCS = {"rules": "RULES.md", "design": "DESIGN.md"}
+
+
+@require_GET
+def doc(request: HttpRequest, name: str) -> HttpResponse:
+    """``docs/RULES.md`` or ``docs/DESIGN.md`` as plain text; any other name is a 404."""
+    if name not in DOCS:
+        raise Http404("there is no such document")
+    text = (settings.BASE_DIR / "docs" / DOCS[name]).read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")

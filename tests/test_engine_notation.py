@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import board
 
 from game import engine
 from game.engine import (
@@ -29,6 +28,7 @@ from game.engine import (
     parse_move,
     parse_square,
 )
+from tests.support.diagrams import board
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = [f"{column}{row}" for row in range(1, 8) for column in "ABCDEFG"]
@@ -317,7 +317,42 @@ def test_position_text_round_trips(text):
     pos = Position.from_text(text)
     assert pos.to_text() == text
     assert Position.from_text(pos.to_text()) == pos
-    assert repr(pos) == f"Position.from_text({text!r})"
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(special_stones=False), Rules(scoring="simple", wraparound=True)],
+    ids=str,
+)
+def test_repr_of_a_position_evaluates_to_it_with_its_rules(rules):
+    pos = Position.replay(rules, ["D4", "E4", "A1"])
+    text = repr(pos)
+    assert text == f"Position.from_text({pos.to_text()!r}, {rules!r})"
+    again = eval(text, {"Position": Position, "Rules": Rules})  # our own repr, from the test itself
+    assert again == pos and again.rules == rules
+
+
+def test_history_names_who_played_each_move_and_its_record_text():
+    pos = Position.replay(Rules(), ["D4", "E5", "T E4", "W E4"])
+    assert [(p.color, str(p.move), p.text) for p in pos.history] == [
+        (Color.DARK, "D4", "D4"),
+        (Color.LIGHT, "E5", "E5"),
+        (Color.DARK, "T E4", "T E4xD4/E5"),
+        (Color.LIGHT, "W E4", "W E4"),
+    ]
+    assert tuple(p.text for p in pos.history) == pos.record
+    assert pos.last_played == pos.history[-1]
+    assert Position.start().last_played is None
+
+
+def test_a_position_set_up_from_text_has_no_history_and_light_may_begin():
+    pos = Position.from_text("S....../......./......./......./......./......./....... l -")
+    assert pos.history == () and pos.record == ()
+    after = pos.play("G7").play("G1")
+    assert [(p.color, p.text) for p in after.history] == [
+        (Color.LIGHT, "G7"),
+        (Color.DARK, "G1"),
+    ]
 
 
 def test_position_text_says_side_to_move_and_stones_in_hand():

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import board
 
 from game.engine import (
     PASS,
@@ -26,6 +25,7 @@ from game.engine import (
     Stone,
     parse_square,
 )
+from tests.support.diagrams import board
 
 WRAP = Rules(wraparound=True)
 SIMPLE = Rules(scoring="simple")

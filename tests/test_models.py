@@ -24,18 +24,18 @@ RULE_SETS = [
 
 def assert_cache_matches_replay(game: Game) -> None:
     game.refresh_from_db()
-    position = Position.replay(game.rules, game.records())
+    position = Position.replay(game.rules, game.logged_record())
     assert game.ply == position.ply == game.moves.count()
-    assert (
-        game.record_text.split("\n") == list(position.record)
-        if position.ply
-        else not game.record_text
-    )
-    assert game.move_log() == list(game.moves.values_list("ply", "color", "notation"))
+    assert game.cached_record() == game.logged_record() == list(position.record)
+    assert list(game.moves.values_list("color", flat=True)) == [
+        played.color.value for played in position.history
+    ]
+    assert game.position() == position and game.position().record == position.record
     assert game.position_text == position.to_text()
     assert (game.dark_score, game.light_score) == tuple(position.score())
     assert game.turn == ("" if position.is_over else position.turn.value)
-    assert game.status == ("finished" if position.is_over else "active")
+    assert game.status == ("no-moves" if position.is_over else "active")
+    assert game.end == ("no-moves" if position.is_over else None)
     assert game.result == (position.result or "")
     plies = list(game.moves.values_list("ply", flat=True))
     assert plies == list(range(1, len(plies) + 1))
@@ -68,10 +68,26 @@ def test_a_duplicate_ply_is_rejected_by_the_database():
     play.make_move(game.public_id, tokens, "D4")
     with pytest.raises(IntegrityError), transaction.atomic():
         Move.objects.create(game=game, ply=1, notation="E4", color="dark")
-    assert game.records() == ["D4"]
+    assert game.logged_record() == ["D4"]
 
 
 def test_public_ids_are_unique_and_unguessable():
     ids = {play.create_game("hotseat", Rules())[0].public_id for _ in range(50)}
     assert len(ids) == 50
     assert all(len(i) == 12 for i in ids)
+
+
+def test_save_change_writes_the_named_fields_advances_the_revision_and_the_time() -> None:
+    game, _ = play.create_game("hotseat", Rules())
+    before = Game.objects.get(pk=game.pk)
+    other = Game.objects.get(pk=game.pk)
+    other.mode = Game.Mode.FRIEND  # changed in memory only: not named, so not written
+    other.ply, other.position_text = 7, "changed"
+    with transaction.atomic():
+        other.save_change("ply", "position_text", "ply")  # named twice, written once
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.ply, stored.position_text) == (7, "changed")
+    assert stored.mode == Game.Mode.HOTSEAT
+    assert stored.revision == before.revision + 1 == other.revision
+    assert stored.updated > before.updated and stored.updated == other.updated
+    assert stored.created == before.created

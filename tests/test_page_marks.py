@@ -76,12 +76,27 @@ def test_the_page_says_whose_turn_it_is(moves, turn):
         assert not page.select("[data-result]")
 
 
-def test_a_finished_page_shows_the_result_and_no_turn():
+def test_a_finished_page_shows_the_result_why_and_no_turn():
     game, tokens = hotseat(["D4"])
     play.resign(game.public_id, tokens)  # light, to move, resigns
     page = page_of(Client(), game)
-    assert page.select_one("[data-result]")["data-result"] == "dark"
+    result = page.select_one("[data-result]")
+    assert result["data-result"] == "dark"
+    assert "Light resigned" in result.get_text()
+    assert "Light resigned" in page.select_one("[data-score-line]").get_text()
     assert not page.select("[data-turn]")
+
+
+def test_a_game_played_out_says_neither_side_can_move():
+    rules = Rules(special_stones=False)
+    position = Position.start(rules)
+    while not position.is_over:
+        position = position.play(position.legal_moves()[0])
+    game, tokens = hotseat(list(position.record), rules)
+    page = page_of(seated_client(game, tokens), game)
+    assert page.select_one("[data-result]")["data-result"] == position.result
+    line = page.select_one("[data-score-line]").get_text()
+    assert "Neither side can move" in line and str(position.score()) in line
 
 
 # The last move and the squares it cleared -----------------------------------------------
@@ -154,4 +169,4 @@ def test_htmx_sends_the_pages_csrf_token_and_it_is_accepted():
         headers=HTMX | {"X-CSRFToken": token},
     )
     assert response.status_code == 200
-    assert game.records() == ["D4"]
+    assert game.logged_record() == ["D4"]

@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 from game import play
 from game.engine import IllegalMoveError, InvalidMoveError, Position, Rules
@@ -99,7 +99,7 @@ def test_thunder_move_is_recorded_with_its_removals():
     game, tokens = hotseat()
     for text in ["D4", "E5", "T E4"]:
         play.make_move(game.public_id, tokens, text)
-    assert game.records() == ["D4", "E5", "T E4xD4/E5"]
+    assert game.logged_record() == ["D4", "E5", "T E4xD4/E5"]
 
 
 def test_illegal_move_changes_nothing():
@@ -160,13 +160,60 @@ def test_forced_pass_is_played_automatically_and_written():
     for text in record:
         if text != "Pass":
             play.make_move(game.public_id, tokens, text)
-    assert game.records() == record
+    assert game.logged_record() == record
     game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+    assert game.status == Game.Status.NO_MOVES
     final = Position.replay(Rules(), record)
     assert (game.dark_score, game.light_score) == tuple(final.score())
     assert game.result == final.result
     assert game.turn == ""
+
+
+def test_a_game_with_no_moves_left_ends_with_that_reason():
+    record = record_with_a_pass(Rules())
+    game, tokens = hotseat()
+    for text in record:
+        if text != "Pass":
+            play.make_move(game.public_id, tokens, text)
+    game.refresh_from_db()
+    assert (game.status, game.end, game.is_over, game.turn) == ("no-moves", "no-moves", True, "")
+    assert game.result == Position.replay(Rules(), record).result
+
+
+def test_a_resigned_game_keeps_who_resigned():
+    game, tokens = hotseat()
+    play.make_move(game.public_id, tokens, "D4")
+    game = play.resign(game.public_id, tokens)
+    game.refresh_from_db()
+    assert (game.status, game.end, game.result, game.loser) == (
+        "resigned",
+        "resigned",
+        "dark",
+        "light",
+    )
+
+
+def test_finish_refuses_a_game_already_over_and_unknown_reasons():
+    game, tokens = hotseat()
+    with pytest.raises(ValueError, match="cannot end"):
+        play.finish(game, "dark", Game.Status.ACTIVE)
+    with pytest.raises(ValueError, match="cannot end"):
+        play.finish(game, "nobody", Game.Status.RESIGNED)
+    assert play.finish(game, "tie", Game.Status.NO_MOVES) == ["status", "result", "turn"]
+    assert (game.status, game.result, game.turn) == ("no-moves", "tie", "")
+    with pytest.raises(play.GameFinished):
+        play.finish(game, "dark", Game.Status.RESIGNED)
+
+
+def test_an_ended_game_without_a_result_cannot_be_stored():
+    game, _ = hotseat()
+    game.status = Game.Status.RESIGNED
+    with pytest.raises(IntegrityError), transaction.atomic():
+        game.save(update_fields=["status"])
+    game.refresh_from_db()
+    game.result = "dark"  # and a result while it goes on
+    with pytest.raises(IntegrityError), transaction.atomic():
+        game.save(update_fields=["result"])
 
 
 def test_finished_game_refuses_moves():
@@ -180,7 +227,12 @@ def test_resign_in_hotseat_loses_for_the_side_to_move():
     game, tokens = hotseat()
     play.make_move(game.public_id, tokens, "D4")
     game = play.resign(game.public_id, tokens)
-    assert (game.resigned, game.result, game.status) == ("light", "dark", "finished")
+    assert (game.loser, game.result, game.status, game.end) == (
+        "light",
+        "dark",
+        "resigned",
+        "resigned",
+    )
 
 
 def test_resign_in_a_friend_game_loses_for_the_resigner_and_watchers_cannot():
@@ -188,7 +240,7 @@ def test_resign_in_a_friend_game_loses_for_the_resigner_and_watchers_cannot():
     with pytest.raises(play.NotSeated):
         play.resign(game.public_id, {})
     game = play.resign(game.public_id, dark)
-    assert (game.resigned, game.result) == ("dark", "light")
+    assert (game.loser, game.result) == ("dark", "light")
 
 
 def test_rematch_swaps_colours_and_seats_the_other_player_when_they_ask():
@@ -259,7 +311,7 @@ def test_two_moves_at_once_queue_and_the_second_is_refused(monkeypatch):
     second.join(15)
     assert isinstance(outcomes["first"], Game), outcomes
     assert isinstance(outcomes["second"], play.StaleMove), outcomes
-    assert game.records() == ["D4"]
+    assert game.logged_record() == ["D4"]
 
 
 def test_unknown_game_is_reported():
@@ -277,4 +329,4 @@ def test_the_seat_cookie_stays_under_the_browser_limit(client):
     newest = Game.objects.order_by("-id").first()
     response = client.post(f"/g/{newest.public_id}/move", {"move": "D4", "ply": 0})
     assert response.status_code == 303
-    assert newest.records() == ["D4"]
+    assert newest.logged_record() == ["D4"]

@@ -312,11 +312,25 @@ def test_api_shows_no_secret_to_a_watcher(client):
         assert secret[:16] not in body  # nor a part of it
 
 
-def test_api_of_a_finished_game(client):
+def test_api_of_a_finished_game_says_why_it_ended(client):
     game = new_game(client)
+    assert client.get(f"/api/games/{game.public_id}").json()["end"] is None
     client.post(f"/g/{game.public_id}/resign")
     data = client.get(f"/api/games/{game.public_id}").json()
     assert (data["over"], data["result"], data["turn"], data["legal"]) == (True, "light", None, [])
+    assert (data["status"], data["end"], data["resigned"]) == ("finished", "resigned", "dark")
+
+
+def test_api_of_a_game_played_out(client):
+    game, tokens = play.create_game("hotseat", Rules(special_stones=False))
+    position = Position.start(game.rules)
+    while not position.is_over:
+        move = position.legal_moves()[-1]
+        play.make_move(game.public_id, tokens, str(move))
+        position = position.play(move)
+    data = client.get(f"/api/games/{game.public_id}").json()
+    assert (data["end"], data["result"], data["resigned"]) == ("no-moves", position.result, None)
+    assert data["score"] == position.score()._asdict()
 
 
 # Friends: invite, seat link, rematch ------------------------------------------------------------
@@ -346,7 +360,7 @@ def test_invited_friend_joins_then_the_invite_only_lets_people_watch(client):
     # The creator moves, the friend answers.
     post_move(client, game, "D4")
     assert post_move(friend, game, "E4").status_code == 200
-    assert game.records() == ["D4", "E4"]
+    assert game.logged_record() == ["D4", "E4"]
     # A third browser with the invite only gets to watch.
     third = Client()
     assert b"has been used" in third.get(invite_path).content
@@ -363,7 +377,7 @@ def test_seat_link_continues_the_game_in_another_browser(client):
     assert b"Play as dark here" in phone.get(seat_url).content
     assert phone.post(seat_url).status_code == 303
     assert post_move(phone, game, "D4").status_code == 200
-    assert game.records() == ["D4"]
+    assert game.logged_record() == ["D4"]
 
 
 def test_forged_seat_link_is_refused(client):
@@ -382,7 +396,7 @@ def test_resign_asks_for_confirmation_first(client):
     assert game.status == Game.Status.ACTIVE
     assert client.post(f"/g/{game.public_id}/resign").status_code == 303
     game.refresh_from_db()
-    assert (game.status, game.result, game.resigned) == ("finished", "light", "dark")
+    assert (game.status, game.result, game.loser) == ("resigned", "light", "dark")
 
 
 def test_watcher_cannot_resign(client):
