@@ -10,6 +10,7 @@ urlpatterns = [
     path("g/<game:game_id>/poll/<int:revision>", views.poll, name="game-poll"),
     path("", views.home, name="home"),
     path("about/", views.about, name="about"),
+    path("docs/<str:name>.md", views.doc, name="doc"),
     path("healthz", views.healthz, name="healthz"),
     path("g/<game:game_id>/", views.detail, name="game-detail"),
     path("g/<game:game_id>/move", views.move, name="game-move"),

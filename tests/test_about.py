@@ -6,6 +6,7 @@ import html
 import re
 
 import pytest
+from django.conf import settings
 
 HEADINGS = [
     "Overview",
@@ -105,3 +106,21 @@ def test_about_external_links_are_noopener_and_page_has_no_inline_code(page: str
             assert re.search(r'rel="[^"]*\bnoopener\b', tag), tag
     assert "style=" not in text
     assert "<script" not in text
+
+
+@pytest.mark.django_db
+def test_about_credits_link_the_documents_that_come_with_the_code(client, page: str) -> None:
+    text = article(page)
+    for name, path in [("rules", "docs/RULES.md"), ("design", "docs/DESIGN.md")]:
+        assert f'href="/docs/{name}.md"' in text, name
+        response = client.get(f"/docs/{name}.md")
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/plain; charset=utf-8"
+        assert response.content.decode() == (settings.BASE_DIR / path).read_text(encoding="utf-8")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["README", "STYLE", "..%2Fsettings", "rules.md", "RULES"])
+def test_only_the_project_documents_are_served(client, name: str) -> None:
+    assert client.get(f"/docs/{name}.md").status_code == 404
+    assert client.post("/docs/rules.md").status_code == 405

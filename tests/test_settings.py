@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from bench.servers import ROOT
 from maerstanas_site.settings import env_bool, env_int, env_list
+from tests.support.servers import ROOT
 
 PRODUCTION = {
     "DJANGO_SECRET_KEY": "a-long-random-production-secret-" + "x7Qp2" * 10,
@@ -68,3 +69,17 @@ def test_env_list_splits_on_commas(monkeypatch):
     assert env_list("SOME_HOSTS", []) == ["a.example", "b.example"]
     monkeypatch.delenv("SOME_HOSTS")
     assert env_list("SOME_HOSTS", ["x"]) == ["x"]
+
+
+def test_every_environment_variable_read_is_in_the_readme_table() -> None:
+    read = set()
+    for source in ("maerstanas_site/settings.py", "gunicorn.conf.py"):
+        text = (ROOT / source).read_text(encoding="utf-8")
+        read |= set(
+            re.findall(r"""(?:environ(?:\.get\(|\[)|env_\w+\()\s*["']([A-Z_]+)["']""", text)
+        )
+    assert {"DJANGO_SECRET_KEY", "DATABASE_CONN_MAX_AGE", "GUNICORN_BIND"} <= read  # the scan works
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = set(re.findall(r"^\| `([A-Z_]+)` \|", readme, re.M))
+    assert read - table == set(), "read by the settings but not in the README's table"
+    assert table - read == set(), "in the README's table but read by nothing"
