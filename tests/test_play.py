@@ -330,3 +330,69 @@ def test_the_seat_cookie_stays_under_the_browser_limit(client):
     response = client.post(f"/g/{newest.public_id}/move", {"move": "D4", "ply": 0})
     assert response.status_code == 303
     assert newest.logged_record() == ["D4"]
+
+
+def _ended() -> tuple[str, dict[str, str]]:
+    game, tokens = hotseat()
+    play.resign(game.public_id, tokens)
+    return game.public_id, tokens
+
+
+def _started() -> tuple[str, dict[str, str]]:
+    game, tokens = hotseat()
+    return game.public_id, tokens
+
+
+def _friend_game() -> Game:
+    return play.create_game("friend", Rules(), "dark")[0]
+
+
+# Each refusal of play.py: the action, and the words the player reads on the board.
+REFUSALS = {
+    "no such game": (
+        lambda: play.make_move("nosuchgame", {}, "D4"),
+        "there is no such game",
+    ),
+    "unknown mode": (
+        lambda: play.create_game("chess", Rules()),
+        "'chess' is not a kind of game: choose hot-seat or play a friend",
+    ),
+    "unknown colour": (
+        lambda: play.create_game("friend", Rules(), "blue"),
+        "'blue' is not a colour: choose dark, light or random",
+    ),
+    "wrong invite": (
+        lambda: play.join(_friend_game().public_id, "wrong"),
+        "this invite is not valid for this game",
+    ),
+    "wrong seat link": (
+        lambda: play.check_seat(_friend_game(), "light", "wrong"),
+        "this seat link is not valid for this game",
+    ),
+    "move after the end": (lambda: play.make_move(*_ended(), "D4"), "the game is over"),
+    "resign after the end": (lambda: play.resign(*_ended()), "the game is over"),
+    "watcher moves": (
+        lambda: play.make_move(_friend_game().public_id, {}, "D4"),
+        "you are watching this game: only its players can move",
+    ),
+    "watcher resigns": (
+        lambda: play.resign(_friend_game().public_id, {}),
+        "you are watching this game: only its players can resign",
+    ),
+    "stale ply": (
+        lambda: play.make_move(*_started(), "D4", 3),
+        "the board changed since you saw it: look again and choose anew",
+    ),
+    "watcher asks a rematch": (
+        lambda: play.rematch(_ended()[0], {}),
+        "only the players of this game can start a rematch",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_every_refusal_says_why_in_a_players_words(case):
+    action, words = REFUSALS[case]
+    with pytest.raises(play.PlayError) as refused:
+        action()
+    assert str(refused.value) == words
