@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: run test test-postgres quick lint format bench bench-web load clean
+.PHONY: run test test-postgres quick lint format bench bench-web load mutants clean
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,5 +59,11 @@ bench-web: $(BIN)/.installed-dev
 load: $(BIN)/.installed-dev
 	$(BIN)/python -m bench.load
 
+## Mutation score of the server side (mutmut, several minutes): the changes the tests miss.
+mutants: $(BIN)/.installed-dev
+	rm -rf mutants
+	$(BIN)/mutmut run --max-children 2
+	$(BIN)/python -m tests.support.mutants
+
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf mutants $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
