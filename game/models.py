@@ -47,7 +47,7 @@ class GameManager(models.Manager["Game"]):
 
     def revision_of(self, public_id: str) -> int | None:
         """The game's revision, or None if there is no such game: one indexed read."""
-        row = self._fetch_one(_sql(self.db, "revision"), public_id)
+        row = self._fetch_one(_revision_sql(self.db), public_id)
         return None if row is None else row[0]
 
     def locked(self, public_id: str) -> Game | None:
@@ -55,10 +55,11 @@ class GameManager(models.Manager["Game"]):
         database has it; on SQLite the site's IMMEDIATE transactions already hold the
         write lock from their start (settings.py)."""
         alias = router.db_for_write(self.model)
-        row = self._fetch_one(_sql(alias, "locked"), public_id, alias)
+        row = self._fetch_one(_locked_sql(alias), public_id, alias)
         if row is None:
             return None
-        return self.model.from_db(alias, [f.attname for f in self.model._meta.concrete_fields], row)
+        names = [field.attname for field in self.model._meta.concrete_fields]
+        return self.model.from_db(alias, names, row)
 
     def write(self, game: Game, fields: tuple[str, ...]) -> None:
         """Save ``fields`` of ``game``, as ``game.save(update_fields=fields)`` would,
@@ -79,18 +80,28 @@ class GameManager(models.Manager["Game"]):
 
 
 @cache
-def _sql(alias: str, name: str) -> str:
-    """The statements of ``GameManager``'s hand-tuned reads, for one database."""
+def _revision_sql(alias: str) -> str:
+    """``GameManager.revision_of``'s statement, on one database."""
+    quote = connections[alias].ops.quote_name
+    meta = Game._meta
+    return (
+        f"SELECT {quote(meta.get_field('revision').column)} FROM {quote(meta.db_table)} "
+        f"WHERE {quote(meta.get_field('public_id').column)} = %s"
+    )
+
+
+@cache
+def _locked_sql(alias: str) -> str:
+    """``GameManager.locked``'s statement, on one database."""
     connection = connections[alias]
     quote = connection.ops.quote_name
     meta = Game._meta
-    table = quote(meta.db_table)
-    where = f"WHERE {quote(meta.get_field('public_id').column)} = %s"
-    if name == "revision":
-        return f"SELECT {quote(meta.get_field('revision').column)} FROM {table} {where}"
     columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return f"SELECT {columns} FROM {table} {where}{lock}"
+    return (
+        f"SELECT {columns} FROM {quote(meta.db_table)} "
+        f"WHERE {quote(meta.get_field('public_id').column)} = %s{lock}"
+    )
 
 
 @cache

@@ -12,7 +12,7 @@ MAX_GAMES = 24
 def tokens_for(request: HttpRequest, public_id: str) -> dict[str, str]:
     """This browser's seat tokens for a game, by colour (empty for a watcher)."""
     seats = request.session.get(SESSION_KEY, {})
-    held = seats.get(public_id, {})
+    held = seats.get(public_id)
     return dict(held) if isinstance(held, dict) else {}
 
 

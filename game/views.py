@@ -110,9 +110,7 @@ class GamePage:
         return reverse("game-poll", args=[self.game.public_id, self.game.revision])
 
 
-def game_page(
-    request: HttpRequest, game: Game, *, stone: str = "stone", error: str = ""
-) -> GamePage:
+def game_page(request: HttpRequest, game: Game, *, stone: str, error: str) -> GamePage:
     """The game as ``request``'s browser sees it: its seats decide what it may do."""
     tokens = seats.tokens_for(request, game.public_id)
     seated = frozenset(play.seated_colors(game, tokens))

@@ -6,7 +6,7 @@ import pytest
 from django.template import engines
 
 from game import fragments
-from game.board import Outcome, announcement, describe, draw_board, move_list
+from game.board import Choice, Outcome, announcement, describe, draw_board, move_list
 from game.engine import Color, Position, Rules, Stone
 from tests.support.diagrams import board
 
@@ -182,3 +182,54 @@ def test_a_drawn_value_shows_as_its_template_in_any_template():
     page = engines["django"].from_string("<div>{{ board.squares }}</div>")
     html = page.render({"board": drawn})
     assert html.count('data-square="') == 49 and "&lt;" not in html
+
+
+def test_the_stone_choices_name_each_stone_its_picture_and_what_is_spent():
+    start = draw_board(Position.start(), Color.DARK)
+    assert start.stones.choices == (
+        Choice("stone", "Stone", True, True, "", "/static/img/dark-stone.svg"),
+        Choice("thunder", "Thunder-stone", False, True, "", "/static/img/dark-thunder.svg"),
+        Choice("woden", "Woden-stone", False, True, "", "/static/img/dark-woden.svg"),
+    )
+    spent = Position.replay(Rules(), ["T D4", "E5"])  # dark's thunder-stone is used
+    thunder = draw_board(spent, Color.DARK, "woden").stones.choices
+    assert [(c.kind, c.selected, c.available, c.note) for c in thunder] == [
+        ("stone", False, True, ""),
+        ("thunder", False, False, "spent"),
+        ("woden", True, True, ""),
+    ]
+
+
+def test_a_stone_on_the_board_shows_its_own_picture_and_an_empty_square_none():
+    squares = cells(draw_board(Position.replay(Rules(), ["D4", "W D4"]), Color.DARK))
+    assert (squares["D4"].color, squares["D4"].kind) == ("light", "woden")
+    assert squares["D4"].image == "/static/img/light-woden.svg"
+    assert (squares["E5"].color, squares["E5"].kind, squares["E5"].image) == ("", "", "")
+
+
+def test_the_board_says_whether_its_edges_join_up():
+    assert draw_board(Position.start(Rules(wraparound=True))).wraparound is True
+    assert draw_board(Position.start()).wraparound is False
+
+
+def test_a_pass_is_announced_as_a_pass():
+    # Every empty square would give a stone four hinges; only light holds a thunder-stone.
+    checkerboard = """
+        s . s . s . s
+        . S . S . S .
+        S . S . S . S
+        . S . S . S .
+        S . S . S . S
+        . S . S . S .
+        S . S . S . S
+    """
+    position = board(checkerboard, hand="t").play("Pass")
+    status = describe(position, None, EVERYONE)
+    assert announcement(position, status) == "Dark passed. Light to move."
+    assert status.your_color == ""  # both seats: no "(you)"
+
+
+def test_fragments_show_their_pieces_one_after_another_with_nothing_between():
+    drawn = draw_board(Position.start())
+    first, second = drawn.squares[0], drawn.squares[1]
+    assert str(fragments.Fragments((first, second))) == str(first) + str(second)

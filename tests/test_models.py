@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 
 from game import play
 from game.engine import Position, Rules
-from game.models import Game, Move
+from game.models import Game, Move, new_seat_token
 
 pytestmark = pytest.mark.django_db
 
@@ -78,8 +78,10 @@ def test_public_ids_are_unique_and_unguessable():
 
 
 def test_save_change_writes_the_named_fields_advances_the_revision_and_the_time() -> None:
-    game, _ = play.create_game("hotseat", Rules())
+    game, tokens = play.create_game("hotseat", Rules())
+    play.make_move(game.public_id, tokens, "D4")
     before = Game.objects.get(pk=game.pk)
+    assert before.revision == 1
     other = Game.objects.get(pk=game.pk)
     other.mode = Game.Mode.FRIEND  # changed in memory only: not named, so not written
     other.ply, other.position_text = 7, "changed"
@@ -91,3 +93,18 @@ def test_save_change_writes_the_named_fields_advances_the_revision_and_the_time(
     assert stored.revision == before.revision + 1 == other.revision
     assert stored.updated > before.updated and stored.updated == other.updated
     assert stored.created == before.created
+
+
+def test_seat_tokens_carry_24_random_bytes():
+    tokens = [new_seat_token() for _ in range(50)]
+    assert {len(token) for token in tokens} == {32}  # 24 bytes in URL-safe base64
+    assert len(set(tokens)) == 50
+
+
+def test_the_locked_game_is_a_saved_game_of_the_database_it_came_from():
+    game, _ = play.create_game("hotseat", Rules())
+    with transaction.atomic():
+        locked = Game.objects.locked(game.public_id)
+    assert locked == game and locked.position_text == game.position_text
+    assert locked._state.db == "default" and not locked._state.adding
+    assert Game.objects.locked("nosuchgame") is None

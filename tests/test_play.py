@@ -396,3 +396,39 @@ def test_every_refusal_says_why_in_a_players_words(case):
     with pytest.raises(play.PlayError) as refused:
         action()
     assert str(refused.value) == words
+
+
+def test_a_hotseat_rematch_keeps_the_mode_and_rules_and_seats_both_again():
+    game, tokens = hotseat(Rules(special_stones=False, scoring="simple", wraparound=True))
+    play.resign(game.public_id, tokens)
+    new, new_tokens = play.rematch(game.public_id, tokens)
+    assert (new.mode, new.rules) == (Game.Mode.HOTSEAT, game.rules)
+    assert new.rematch_of_id == game.id and new.status == Game.Status.ACTIVE
+    assert play.seated_colors(new, new_tokens) == {"dark", "light"}
+
+
+def test_in_a_friend_game_the_resigner_loses_even_on_the_opponents_turn():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    _, _, light = play.join(game.public_id, play.invite_code(game))
+    play.make_move(game.public_id, dark, "D4")  # now light's turn
+    game = play.resign(game.public_id, dark)
+    assert (game.loser, game.result) == ("dark", "light")
+
+
+def test_an_empty_ply_from_a_form_means_no_check():
+    game, tokens = hotseat()
+    play.make_move(game.public_id, tokens, "D4", "")
+    assert Game.objects.get(pk=game.pk).ply == 1
+
+
+def test_a_live_game_has_no_rematch_and_asks_no_database(django_assert_num_queries):
+    game, _ = hotseat()
+    with django_assert_num_queries(0):
+        assert play.rematch_of(game) is None
+
+
+def test_invite_codes_stay_the_same_across_upgrades(settings):
+    """Links already sent must keep working: the code depends on the secret and the id only."""
+    settings.SECRET_KEY = "a-fixed-secret-for-this-test-" + "k" * 30
+    game = Game(public_id="Qx7Lm2Pa9Zt4")
+    assert play.invite_code(game) == "306279d9285df0dc627334ff4dc9df1d"

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
+from django.contrib.sessions.backends.signed_cookies import SessionStore
+from django.test import Client, RequestFactory
 
-from game import play
+from game import play, seats
 from game.engine import Position, Rules
+from game.forms import NewGameForm
 from game.models import Game, Move
+from game.views import POLL_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -463,3 +466,96 @@ def test_pages_carry_no_inline_script_or_style(client):
         html = client.get(url).content.decode()
         assert not re.search(r"<script(?![^>]*\bsrc=)", html), url
         assert " style=" not in html, url
+
+
+# Marks that a careless change to the views would drop ----------------------------------------
+
+
+def test_the_new_game_form_starts_with_special_stones_on_and_forces_no_checkbox(client):
+    page = client.get("/").content.decode()
+    special = re.search(r'<input[^>]*name="special_stones"[^>]*>', page)[0]
+    wrap = re.search(r'<input[^>]*name="wraparound"[^>]*>', page)[0]
+    assert " checked" in special and " checked" not in wrap
+    assert " required" not in special and " required" not in wrap
+
+
+def test_a_checkbox_that_is_neither_on_nor_off_is_refused_with_its_own_error():
+    form = NewGameForm({"mode": "hotseat", "scoring": "standard", "wraparound": "maybe"})
+    assert not form.is_valid()
+    assert form.has_error("wraparound", code="invalid")
+    assert form.errors["wraparound"] == ["'maybe' is neither on nor off."]
+
+
+def test_a_page_without_a_refusal_shows_no_error_and_polls_at_the_set_pace(client):
+    game = new_game(client)
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "data-error" not in html
+    assert f'hx-trigger="every {POLL_SECONDS}s"' in html
+
+
+def test_a_watchers_move_is_refused_on_the_board_by_htmx_and_on_a_page_without(client):
+    game = new_game(client)
+    watcher = Client()
+    by_htmx = watcher.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0}, headers=HTMX)
+    assert by_htmx.status_code == 403
+    error = re.search(r"<p[^>]*data-error[^>]*>([^<]*)</p>", by_htmx.content.decode())
+    assert error and error[1] == "You are watching this game: only its players can move."
+    plain = watcher.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
+    assert plain.status_code == 403
+    assert f'href="/g/{game.public_id}/">Back to the game' in plain.content.decode()
+    assert not Move.objects.exists()
+
+
+def test_the_move_list_shows_the_moves_played(client):
+    game = new_game(client)
+    assert b"No moves yet" in client.get(f"/g/{game.public_id}/").content
+    post_move(client, game, "D4")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "No moves yet" not in html
+    assert re.search(r'<ol id="move-list"[^>]*>.*D4.*</ol>', html, re.S)
+
+
+def test_players_are_offered_resign_and_watchers_are_not(client):
+    game = new_game(client)
+    assert (
+        f'hx-post="/g/{game.public_id}/resign"'
+        in client.get(f"/g/{game.public_id}/").content.decode()
+    )
+    assert "/resign" not in Client().get(f"/g/{game.public_id}/").content.decode()
+
+
+def test_a_friend_game_offers_each_player_their_own_seat_link(client):
+    game = new_game(client, mode="friend", color="light")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    link = re.search(r'id="seat-light"[^>]*data-seat-url="([^"]+)"', html)
+    assert link and f"/g/{game.public_id}/seat/light/" in link[1]
+    assert 'id="seat-dark"' not in html
+
+
+def test_who_started_the_rematch_is_led_to_it_not_asked_to_join(client):
+    game = new_game(client, mode="friend", color="dark")
+    Client().post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
+    client.post(f"/g/{game.public_id}/resign")
+    client.post(f"/g/{game.public_id}/rematch")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "Go to the rematch" in html and "Join the rematch" not in html
+
+
+# The seats a browser holds ----------------------------------------------------------------
+
+
+def test_a_browser_keeps_the_seats_of_its_newest_games_only():
+    request = RequestFactory().get("/")
+    request.session = SessionStore()
+    seats.remember(request, "first", {"dark": "d"})
+    seats.remember(request, "first", {"light": "l"})  # a second seat in the same game
+    assert seats.tokens_for(request, "first") == {"dark": "d", "light": "l"}
+    for number in range(seats.MAX_GAMES - 1):
+        seats.remember(request, f"game{number}", {"dark": "t"})
+    assert len(request.session[seats.SESSION_KEY]) == seats.MAX_GAMES
+    assert seats.tokens_for(request, "first") == {"dark": "d", "light": "l"}
+    seats.remember(request, "newest", {"dark": "t"})
+    assert len(request.session[seats.SESSION_KEY]) == seats.MAX_GAMES
+    assert seats.tokens_for(request, "first") == {}  # the oldest went
+    request.session[seats.SESSION_KEY]["odd"] = "not a dict of seats"
+    assert seats.tokens_for(request, "odd") == {}
