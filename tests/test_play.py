@@ -343,6 +343,13 @@ def _started() -> tuple[str, dict[str, str]]:
     return game.public_id, tokens
 
 
+def _logged_ahead() -> tuple[str, dict[str, str]]:
+    """A game whose log already holds the next ply (another process wrote it)."""
+    game, tokens = hotseat()
+    Move.objects.create(game=game, ply=1, notation="A1", color="dark")
+    return game.public_id, tokens
+
+
 def _friend_game() -> Game:
     return play.create_game("friend", Rules(), "dark")[0]
 
@@ -382,6 +389,22 @@ REFUSALS = {
     "stale ply": (
         lambda: play.make_move(*_started(), "D4", 3),
         "the board changed since you saw it: look again and choose anew",
+    ),
+    "rematch too early": (
+        lambda: play.rematch(*_started()),
+        "a rematch can start once this game is over",
+    ),
+    "both seats taken": (
+        lambda: play.join(_started()[0], "any"),
+        "both seats are taken: you can watch this game",
+    ),
+    "finish an ended game": (
+        lambda: play.finish(Game.objects.get(public_id=_ended()[0]), "dark", Game.Status.RESIGNED),
+        "the game is over",
+    ),
+    "ply already in the log": (
+        lambda: play.make_move(*_logged_ahead(), "D4"),
+        "the board changed since you saw it: look again",
     ),
     "watcher asks a rematch": (
         lambda: play.rematch(_ended()[0], {}),

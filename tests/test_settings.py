@@ -52,6 +52,12 @@ def test_env_bool_reads_yes_and_no(monkeypatch, value, expected):
     assert env_bool("SOME_FLAG") is expected
 
 
+def test_an_unset_flag_is_off_unless_said_otherwise(monkeypatch):
+    monkeypatch.delenv("SOME_FLAG", raising=False)
+    assert env_bool("SOME_FLAG") is False  # DJANGO_DEBUG unset: no debug pages
+    assert env_bool("SOME_FLAG", default=True) is True
+
+
 def test_env_bool_refuses_other_words(monkeypatch):
     monkeypatch.setenv("SOME_FLAG", "maybe")
     with pytest.raises(ImproperlyConfigured, match="SOME_FLAG"):

@@ -559,3 +559,14 @@ def test_a_browser_keeps_the_seats_of_its_newest_games_only():
     assert seats.tokens_for(request, "first") == {}  # the oldest went
     request.session[seats.SESSION_KEY]["odd"] = "not a dict of seats"
     assert seats.tokens_for(request, "odd") == {}
+
+
+def test_every_page_offers_the_source_the_site_runs(client, settings):
+    """AGPL §13: set MAERSTANAS_SOURCE_URL and every page links to it, refusals too."""
+    settings.SOURCE_URL = "https://code.example.org/maerstanas"
+    link = 'href="https://code.example.org/maerstanas">get the source</a>'
+    game = new_game(client)
+    assert link in client.get("/").content.decode()
+    assert link in client.get(f"/g/{game.public_id}/").content.decode()
+    refused = Client().post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
+    assert refused.status_code == 403 and link in refused.content.decode()
