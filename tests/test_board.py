@@ -8,7 +8,7 @@ from django.template import engines
 from game import fragments
 from game.board import Choice, Outcome, announcement, describe, draw_board, move_list
 from game.engine import Color, Position, Rules, Stone
-from tests.support.diagrams import board
+from tests.support.diagrams import CHECKERBOARD, board
 
 pytestmark = pytest.mark.usefixtures("settings")  # static URLs without a collected manifest
 
@@ -213,17 +213,7 @@ def test_the_board_says_whether_its_edges_join_up():
 
 
 def test_a_pass_is_announced_as_a_pass():
-    # Every empty square would give a stone four hinges; only light holds a thunder-stone.
-    checkerboard = """
-        s . s . s . s
-        . S . S . S .
-        S . S . S . S
-        . S . S . S .
-        S . S . S . S
-        . S . S . S .
-        S . S . S . S
-    """
-    position = board(checkerboard, hand="t").play("Pass")
+    position = board(CHECKERBOARD, hand="t").play("Pass")  # dark could only pass
     status = describe(position, None, EVERYONE)
     assert announcement(position, status) == "Dark passed. Light to move."
     assert status.your_color == ""  # both seats: no "(you)"

@@ -28,7 +28,7 @@ from game.engine import (
     parse_move,
     parse_square,
 )
-from tests.support.diagrams import board
+from tests.support.diagrams import CHECKERBOARD, board
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = [f"{column}{row}" for row in range(1, 8) for column in "ABCDEFG"]
@@ -253,18 +253,7 @@ def test_record_replays_to_the_same_position():
 
 
 def test_record_keeps_passes():
-    pos = board(
-        """
-        s . s . s . s
-        . S . S . S .
-        S . S . S . S
-        . S . S . S .
-        S . S . S . S
-        . S . S . S .
-        S . S . S . S
-        """,
-        hand="t",
-    )
+    pos = board(CHECKERBOARD, hand="t")
     after = pos.play("Pass").play("T B1")
     assert after.record == ("Pass", "T B1xA1/C1/B2")
     assert Position.replay(Rules(), after.record, start=pos) == after

@@ -25,7 +25,7 @@ from game.engine import (
     Stone,
     parse_square,
 )
-from tests.support.diagrams import board
+from tests.support.diagrams import CHECKERBOARD, board
 
 WRAP = Rules(wraparound=True)
 SIMPLE = Rules(scoring="simple")
@@ -90,20 +90,7 @@ def assert_refused(
     assert pos == copy
 
 
-# A checkerboard: a stone on every square whose column + row is even (25 stones,
-# the four corners included). Every empty square then has four hinges: an inner
-# one four stone neighbours, an edge one its edge side and three stones. No stone
-# touches another, so each stone has only its edge sides as hinges (at most two).
-# Row 1 is light, the rest dark.
-CHECKERBOARD = """
-    s . s . s . s
-    . S . S . S .
-    S . S . S . S
-    . S . S . S .
-    S . S . S . S
-    . S . S . S .
-    S . S . S . S
-"""
+# The empty squares of CHECKERBOARD (tests/support/diagrams.py).
 CHECKERBOARD_EMPTY = {
     name for name in NAMES if ("ABCDEFG".index(name[0]) + int(name[1]) - 1) % 2 == 1
 }

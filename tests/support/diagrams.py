@@ -6,6 +6,22 @@ from game.engine import Position, Rules
 
 _BOARD_CHARS = set(".STWstw")
 
+# A checkerboard: a stone on every square whose column + row is even (25 stones,
+# the four corners included). Every empty square then has four hinges: an inner
+# one four stone neighbours, an edge one its edge side and three stones. No stone
+# touches another, so each stone has only its edge sides as hinges (at most two).
+# Row 1 is light, the rest dark.
+# With only light's thunder-stone in hand (``hand="t"``), dark must pass.
+CHECKERBOARD = """
+    s . s . s . s
+    . S . S . S .
+    S . S . S . S
+    . S . S . S .
+    S . S . S . S
+    . S . S . S .
+    S . S . S . S
+"""
+
 
 def board(
     diagram: str, to_move: str = "d", hand: str = "-", rules: Rules | None = None
