@@ -167,14 +167,10 @@ def _label(square: object, color: str, kind: str, reason: str, clears: str) -> s
 
 
 def _choices(position: Position, mover: Color, selected: Stone) -> tuple[Choice, ...]:
-    color = mover.value
-    choices = [
-        Choice("stone", "Stone", selected is Stone.STONE, True, "", stone_image(color, "stone"))
-    ]
-    if not position.rules.special_stones:
-        return tuple(choices)
-    for kind in (Stone.THUNDER, Stone.WODEN):
-        available = position.has_special(mover, kind)
+    kinds = tuple(Stone) if position.rules.special_stones else (Stone.STONE,)
+    choices = []
+    for kind in kinds:
+        available = kind is Stone.STONE or position.has_special(mover, kind)
         choices.append(
             Choice(
                 kind.value,
@@ -182,7 +178,7 @@ def _choices(position: Position, mover: Color, selected: Stone) -> tuple[Choice,
                 selected is kind,
                 available,
                 "" if available else "spent",
-                stone_image(color, kind.value),
+                stone_image(mover.value, kind.value),
             )
         )
     return tuple(choices)

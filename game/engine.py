@@ -673,8 +673,8 @@ class Position:
         text this one was set up from (``from_text`` positions have no history)."""
         moves = []
         pos = self
-        while pos._parent is not None:
-            moves.append(Played(_COLORS[pos._parent._turn], pos._last, pos._last_text()))
+        while (played := pos.last_played) is not None:
+            moves.append(played)
             pos = pos._parent
         return tuple(reversed(moves))
 

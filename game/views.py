@@ -332,8 +332,9 @@ def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
     """The public state of a game as JSON (docs/DESIGN.md, "The page contract")."""
     game = _game_or_404(game_id)
     record = game.logged_record()
-    position = Position.replay(game.rules, record)
-    legal = [] if game.is_over else [str(move) for move in position.legal_moves()]
+    legal = (
+        [] if game.is_over else [str(m) for m in Position.replay(game.rules, record).legal_moves()]
+    )
     return JsonResponse(
         {
             "id": game.public_id,
