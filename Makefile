@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: run test test-postgres quick lint format bench bench-web load mutants clean
+.PHONY: run test test-postgres quick lint format bench bench-web load arena mutants clean
 
 $(BIN)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,10 +18,13 @@ $(BIN)/.installed-dev: $(BIN)/.installed requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
-## Serve the site with gunicorn at http://$(HOST):$(PORT) on SQLite (db.sqlite3).
+## Serve the site with gunicorn at http://$(HOST):$(PORT) on SQLite (db.sqlite3), with the
+## worker that thinks of the computer's moves; Ctrl-C stops both.
 run: $(BIN)/.installed
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
+	$(BIN)/python manage.py worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} $(BIN)/gunicorn maerstanas_site.wsgi
 
 ## The whole suite: lint, engine, Django, deep move counts, browser tests.
@@ -50,6 +53,10 @@ format: $(BIN)/.installed-dev
 ## Engine speed: random playouts per second through the public API.
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench.engine --all
+
+## The computer players against each other and reference players (ARGS: pairings, --games…).
+arena: $(BIN)/.installed
+	$(BIN)/python -m bench.arena $(ARGS)
 
 ## Site speed: a poll and a move against a trivial view, under gunicorn.
 bench-web: $(BIN)/.installed-dev

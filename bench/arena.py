@@ -1,0 +1,251 @@
+"""The arena: computer players against each other, with a cross-table of the results.
+
+    python -m bench.arena                       # the ladder and the goals, 200 games each
+    python -m bench.arena wita@0.25:uct@0.25 cild:random --games 100
+    python -m bench.arena --ratings docs/arena.json   # also save the levels' Elo
+
+A player is a level id (``cild`` … ``wita``), a reference player (``random``,
+``heuristic``, ``aelfric``, ``uct``), or either with ``@seconds`` for a time a
+move (``wita@0.25``, ``uct@4``). Each pairing plays ``--games`` games from the
+empty board, colours alternating, each game with its own seed, on one process
+per core (``--jobs``). The table gives wins/ties/losses of the first player,
+its score (a tie counts half), the Elo difference that score means with its 95%
+interval, and each side's mean seconds a move.
+
+Ratings: the ladder's pairings (each level against the one below, the weakest
+against ``random``) chain into an Elo for every level, ``random`` being 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from game import bots
+from game.bots import reference
+from game.engine import SCORINGS, Color, Move, Position, Rules
+
+REFERENCES: dict[str, Callable[..., Move]] = {
+    "random": reference.random_move,
+    "heuristic": reference.heuristic_move,
+    "aelfric": reference.aelfric_move,
+}
+
+
+def ladder() -> list[str]:
+    """Each level against the one below; the weakest against random and the heuristic."""
+    ids = bots.LEVEL_IDS
+    pairs = [f"{ids[0]}:random", f"{ids[0]}:heuristic"]
+    pairs += [f"{upper}:{lower}" for lower, upper in pairwise(ids)]
+    return pairs
+
+
+def goals(seconds: float) -> list[str]:
+    """The strongest level against Aelfric and plain UCT, at ``seconds`` a move."""
+    strongest = f"{bots.STRONGEST.id}@{seconds:g}"
+    return [f"{strongest}:aelfric", f"{strongest}:uct@{seconds:g}"]
+
+
+def move_of(player: str, position: Position, rng: random.Random) -> Move:
+    """The move ``player`` (a level or a reference, maybe with ``@seconds``) chooses."""
+    name, _, seconds = player.partition("@")
+    if name == "uct":
+        return reference.uct_move(position, rng, float(seconds or 1))
+    if name in REFERENCES:
+        return REFERENCES[name](position, rng)
+    return bots.choose_move(
+        position,
+        name,
+        seconds=float(seconds) if seconds else None,
+        seed=rng.randrange(1 << 32),
+    )
+
+
+def check_player(player: str) -> str:
+    name, _, seconds = player.partition("@")
+    if name not in REFERENCES and name != "uct" and name not in bots.LEVEL_IDS:
+        raise argparse.ArgumentTypeError(f"{player!r} is not a player")
+    if seconds:
+        float(seconds)
+    return player
+
+
+@dataclass
+class Game:
+    """One game's result for the first player of its pairing."""
+
+    pairing: str
+    points: float  # 1 a win, 0.5 a tie, 0 a loss
+    seconds: dict[str, list[float]] = field(default_factory=dict)  # by player: total, moves
+
+
+def play_game(pairing: str, index: int, rules: Rules, seed: int) -> Game:
+    """Game ``index`` of a pairing: the first player has dark in even games."""
+    first, second = pairing.split(":")
+    rng = random.Random(f"{seed}:{pairing}:{index}")
+    players = {Color.DARK: first, Color.LIGHT: second}
+    if index % 2:
+        players = {Color.DARK: second, Color.LIGHT: first}
+    spent = {first: [0.0, 0], second: [0.0, 0]}
+    position = Position.start(rules)
+    while not position.is_over:
+        player = players[position.turn]
+        started = time.perf_counter()
+        move = move_of(player, position, rng)
+        spent[player][0] += time.perf_counter() - started
+        spent[player][1] += 1
+        position = position.play(move)
+    dark, light = position.score()
+    first_color = Color.DARK if players[Color.DARK] == first else Color.LIGHT
+    mine, theirs = (dark, light) if first_color is Color.DARK else (light, dark)
+    points = 0.5 if mine == theirs else float(mine > theirs)
+    return Game(pairing, points, spent)
+
+
+@dataclass
+class Row:
+    pairing: str
+    wins: int = 0
+    ties: int = 0
+    losses: int = 0
+    time: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.ties + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.ties / 2) / self.games
+
+    def elo(self) -> tuple[float, float, float]:
+        """The Elo difference the score means, and its 95% interval (normal
+        approximation of the mean score; scores of 0 or 1 are held half a game in)."""
+        n = self.games
+        p = min(max(self.score, 0.5 / n), 1 - 0.5 / n)
+        mean_square = (self.wins + self.ties / 4) / n
+        sd = math.sqrt(max(mean_square - self.score**2, p * (1 - p) / n) / n)
+        low, high = max(p - 1.96 * sd, 0.5 / n), min(p + 1.96 * sd, 1 - 0.5 / n)
+        return _elo(p), _elo(low), _elo(high)
+
+    def mean_seconds(self, player: str) -> float:
+        total, moves = self.time.get(player, [0.0, 0])
+        return total / moves if moves else 0.0
+
+
+def _elo(score: float) -> float:
+    return -400 * math.log10(1 / score - 1)
+
+
+def run(pairings: list[str], games: int, rules: Rules, seed: int, jobs: int) -> list[Row]:
+    rows = {pairing: Row(pairing) for pairing in pairings}
+    work = [(pairing, index) for index in range(games) for pairing in pairings]
+    done = 0
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_game, p, i, rules, seed) for p, i in work]
+        for future in futures:
+            game = future.result()
+            row = rows[game.pairing]
+            if game.points == 1:
+                row.wins += 1
+            elif game.points == 0.5:
+                row.ties += 1
+            else:
+                row.losses += 1
+            for player, (total, moves) in game.seconds.items():
+                spent = row.time.setdefault(player, [0.0, 0])
+                spent[0] += total
+                spent[1] += moves
+            done += 1
+            print(f"\r{done}/{len(work)} games", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return list(rows.values())
+
+
+def table(rows: list[Row]) -> str:
+    lines = [
+        f"{'pairing':<28} {'games':>5} {'W':>4} {'T':>4} {'L':>4} {'score':>7} "
+        f"{'Elo':>6} {'95% interval':>15} {'s/move':>14}",
+    ]
+    for row in rows:
+        first, second = row.pairing.split(":")
+        elo, low, high = row.elo()
+        times = f"{row.mean_seconds(first):.3f}/{row.mean_seconds(second):.3f}"
+        lines.append(
+            f"{first + ' v ' + second:<28} {row.games:>5} {row.wins:>4} {row.ties:>4} "
+            f"{row.losses:>4} {row.score:>6.1%} {elo:>+6.0f} {f'[{low:+.0f}, {high:+.0f}]':>15} "
+            f"{times:>14}"
+        )
+    return "\n".join(lines)
+
+
+def ratings(rows: list[Row]) -> dict[str, int]:
+    """The levels' Elo, chained along the ladder from ``random`` at 0."""
+    by_pairing = {row.pairing: row for row in rows}
+    ids = bots.LEVEL_IDS
+    found: dict[str, int] = {}
+    rating = 0.0
+    for lower, upper in pairwise(("random", *ids)):
+        row = by_pairing.get(f"{upper}:{lower}")
+        if row is None:
+            break
+        rating += row.elo()[0]
+        found[upper] = round(rating)
+    return found
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pairings", nargs="*", help="first:second, e.g. wita@1:uct@1")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=1.0, help="for the default goals")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-special-stones", action="store_true")
+    parser.add_argument("--scoring", choices=SCORINGS, default="standard")
+    parser.add_argument("--wraparound", action="store_true")
+    parser.add_argument("--ratings", help="write the ladder's Elo and the table to this file")
+    args = parser.parse_args(argv)
+    pairings = args.pairings or [*ladder(), *goals(args.seconds)]
+    for pairing in pairings:
+        if pairing.count(":") != 1:
+            parser.error(f"{pairing!r} is not a pairing: write first:second")
+        for player in pairing.split(":"):
+            try:
+                check_player(player)
+            except (argparse.ArgumentTypeError, ValueError) as exc:
+                parser.error(str(exc))
+    rules = Rules(
+        special_stones=not args.no_special_stones,
+        scoring=args.scoring,
+        wraparound=args.wraparound,
+    )
+    started = time.monotonic()
+    rows = run(pairings, args.games, rules, args.seed, args.jobs)
+    print(f"{rules}, {args.jobs} processes, {time.monotonic() - started:.0f} s")
+    print(table(rows))
+    found = ratings(rows)
+    if found:
+        print("Elo, random = 0: " + ", ".join(f"{k} {v:+d}" for k, v in found.items()))
+    if args.ratings:
+        record = {
+            "command": "python -m bench.arena " + " ".join(argv or sys.argv[1:]),
+            "ratings": found,
+            "table": table(rows).splitlines(),
+        }
+        with open(args.ratings, "w", encoding="utf-8") as file:
+            json.dump(record, file, indent=2, ensure_ascii=False)
+            file.write("\n")
+
+
+if __name__ == "__main__":
+    main()

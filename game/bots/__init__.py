@@ -1,0 +1,176 @@
+"""The computer players: a ladder of levels, weakest first. Engine only, no Django.
+
+Each level is a way of choosing a move (``choose_move``):
+
+- the two lowest play at a glance: a move drawn by the weights of the game
+  author's computer player, then the move the evaluation likes best;
+- the middle ones search with Monte Carlo tree search (``search.mcts``) for a
+  number of playouts, so a seed makes them repeat their moves exactly;
+- the strongest searches for a time, and once few moves remain it proves the
+  best move with the endgame solver (``search.solve``) before it searches.
+
+The arena (``make arena``) measures them against each other and against the
+reference players of ``reference``.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+from dataclasses import dataclass
+
+from game.bots import reference, search
+from game.engine import Move, Position
+
+__all__ = ["LEVELS", "LEVEL_IDS", "STRONGEST", "Level", "choose_move", "level"]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One rung of the ladder, as the site shows it and as ``choose_move`` plays it."""
+
+    id: str
+    name: str
+    description: str
+    seconds: float  # how long a move takes on one core, about: the site's "thinking" time
+    kind: str  # "weighted", "greedy" or "search"
+    playouts: int | None = None  # the search's budget, when counted in playouts
+    solver: bool = False  # prove the endgame when few moves remain
+
+
+LEVELS: tuple[Level, ...] = (
+    Level(
+        "cild",
+        "Cild",
+        "A child: plays moves that look good at a glance, and many that do not.",
+        0.01,
+        "weighted",
+    ),
+    Level(
+        "ceorl",
+        "Ceorl",
+        "A farmer: always takes the most points it can get at once.",
+        0.01,
+        "greedy",
+    ),
+    Level(
+        "cniht",
+        "Cniht",
+        "A squire: plays out a hundred and fifty games before each move.",
+        0.03,
+        "search",
+        playouts=150,
+    ),
+    Level(
+        "thegn",
+        "Þegn",
+        "A thane: plays out five hundred games a move and sees the end coming.",
+        0.1,
+        "search",
+        playouts=500,
+        solver=True,
+    ),
+    Level(
+        "ealdor",
+        "Ealdormann",
+        "A lord: fifteen hundred games a move, and a perfect endgame.",
+        0.3,
+        "search",
+        playouts=1500,
+        solver=True,
+    ),
+    Level(
+        "wita",
+        "Wita",
+        "The wise one: searches for a full second, and proves the endgame.",
+        1.0,
+        "search",
+        solver=True,
+    ),
+)
+LEVEL_IDS: tuple[str, ...] = tuple(level.id for level in LEVELS)
+STRONGEST: Level = LEVELS[-1]
+_BY_ID = {level.id: level for level in LEVELS}
+
+# The solver is tried once at most this many moves can still be played: deep
+# enough to prove most endgames in well under a second, so it rarely gives up.
+SOLVER_MOVES = 18
+# The share of the time the solver may use before the search takes over, and for
+# a level counted in playouts, the positions it may search for each playout.
+SOLVER_SHARE = 0.5
+SOLVER_NODES = 20
+
+
+def level(level_id: str | Level) -> Level:
+    """The level with this id. Raises ``KeyError`` for an unknown one."""
+    if isinstance(level_id, Level):
+        return level_id
+    try:
+        return _BY_ID[level_id]
+    except KeyError:
+        raise KeyError(
+            f"{level_id!r} is not a level: choose one of {', '.join(LEVEL_IDS)}"
+        ) from None
+
+
+def choose_move(
+    position: Position,
+    level_id: str | Level,
+    *,
+    seconds: float | None = None,
+    seed: int | None = None,
+) -> Move:
+    """The move ``level_id`` plays in ``position`` (``PASS`` when it must pass).
+
+    ``seconds`` makes a searching level think for that long instead of its
+    playouts (never more than 10% + 50 ms longer). With a ``seed`` and a level
+    counted in playouts, the same move comes back every time. Raises
+    ``ValueError`` when the game is over and ``KeyError`` for an unknown level.
+    """
+    chosen = level(level_id)
+    started = time.perf_counter()
+    # The search makes tens of thousands of short-lived objects and no cycles: a
+    # cyclic collection of a big process's heap in the middle would only cost time
+    # (tens of milliseconds, enough to break the time limit).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _choose(position, chosen, seconds, seed, started)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _choose(
+    position: Position, chosen: Level, seconds: float | None, seed: int | None, started: float
+) -> Move:
+    moves = position.legal_moves()
+    if not moves:
+        raise ValueError("the game is over: there is no move to choose")
+    if len(moves) == 1:
+        return moves[0]
+    rng = random.Random(seed)
+    if chosen.kind == "weighted":
+        return reference.weighted_move(position, rng)
+    if chosen.kind == "greedy":
+        return _greedy(position, moves, rng)
+    budget = seconds if seconds is not None else None if chosen.playouts else chosen.seconds
+    if chosen.solver and search.remaining_moves(position) <= SOLVER_MOVES:
+        if budget is not None:
+            proof = search.solve(position, started + budget * SOLVER_SHARE)
+        else:  # counted, not timed, so that a seed repeats the move on any machine
+            proof = search.solve(position, nodes=chosen.playouts * SOLVER_NODES)
+        # A proven loss is left to the search, which picks the move most likely to
+        # go wrong for an opponent who is not perfect.
+        if proof is not None and proof[1] != search.LOSS:
+            return proof[0]
+    if budget is not None:
+        return search.mcts(position, rng, deadline=started + budget)[0]
+    return search.mcts(position, rng, playouts=chosen.playouts)[0]
+
+
+def _greedy(position: Position, moves: list[Move], rng: random.Random) -> Move:
+    values = search.move_values(position, moves)
+    top = max(values)
+    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == top])

@@ -1,0 +1,238 @@
+"""The computer players (game/bots): legal moves on every rule set, repeatable with a
+seed, on time, and an endgame solver that agrees with exhaustive minimax."""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+
+import pytest
+
+from game import bots
+from game.bots import reference, search
+from game.engine import PASS, Color, Position, Rules
+from tests.support.diagrams import CHECKERBOARD, board
+
+RULE_SETS = [
+    Rules(),
+    Rules(special_stones=False),
+    Rules(scoring="simple"),
+    Rules(wraparound=True),
+    Rules(special_stones=False, scoring="simple", wraparound=True),
+]
+
+
+def midgame(rules: Rules, plies: int, seed: int = 0) -> Position:
+    rng = random.Random(seed)
+    position = Position.start(rules)
+    for _ in range(plies):
+        if position.is_over:
+            break
+        position = position.play(rng.choice(position.legal_moves()))
+    return position
+
+
+def near_the_end(rules: Rules, remaining: int, seed: int) -> Position:
+    """A random game stopped once at most ``remaining`` moves can still be played."""
+    rng = random.Random(seed)
+    position = Position.start(rules)
+    while search.remaining_moves(position) > remaining and not position.is_over:
+        position = position.play(rng.choice(position.legal_moves()))
+    return position
+
+
+def test_the_ladder_is_described_for_the_site():
+    assert len(bots.LEVELS) >= 5
+    assert tuple(level.id for level in bots.LEVELS) == bots.LEVEL_IDS
+    assert len(set(bots.LEVEL_IDS)) == len(bots.LEVELS)
+    assert bots.STRONGEST is bots.LEVELS[-1]
+    for level in bots.LEVELS:
+        assert level.id.isascii() and level.id.isalpha() and level.id.islower()
+        assert level.name and level.description.endswith(".")
+        assert 0 < level.seconds <= 1.0
+        assert bots.level(level.id) is level
+    with pytest.raises(KeyError, match="'nobody' is not a level: choose one of cild"):
+        bots.level("nobody")
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+@pytest.mark.parametrize("level", bots.LEVEL_IDS)
+def test_every_level_plays_legal_moves_on_every_rule_set(level, rules):
+    for plies in (0, 17, 28):
+        position = midgame(rules, plies, seed=plies)
+        if position.is_over:
+            continue
+        move = bots.choose_move(position, level, seconds=0.05, seed=1)
+        assert position.is_legal(move), (position, move)
+
+
+@pytest.mark.parametrize("level", bots.LEVEL_IDS)
+def test_a_level_passes_when_it_must_and_refuses_a_finished_game(level):
+    must_pass = board(CHECKERBOARD, "d", "t")  # only light's thunder-stone can move
+    assert must_pass.must_pass
+    assert bots.choose_move(must_pass, level) is PASS
+    over = board(CHECKERBOARD, "d", "-")
+    assert over.is_over
+    with pytest.raises(ValueError, match="the game is over"):
+        bots.choose_move(over, level)
+
+
+@pytest.mark.parametrize("level", [lv.id for lv in bots.LEVELS if lv.playouts])
+def test_a_seed_repeats_a_level_counted_in_playouts(level):
+    position = midgame(Rules(), 12, seed=4)
+    moves = {bots.choose_move(position, level, seed=7) for _ in range(3)}
+    assert len(moves) == 1
+    others = {bots.choose_move(position, level, seed=seed) for seed in range(12)}
+    assert position.is_legal(moves.pop()) and all(map(position.is_legal, others))
+
+
+def test_the_time_given_is_kept_within_a_tenth_and_fifty_milliseconds():
+    for position in (Position.start(), midgame(Rules(), 20), near_the_end(Rules(), 19, 3)):
+        for seconds in (0.05, 0.2):
+            started = time.perf_counter()
+            move = bots.choose_move(position, bots.STRONGEST, seconds=seconds)
+            spent = time.perf_counter() - started
+            assert spent <= seconds * 1.1 + 0.05, (position, seconds, spent)
+            assert position.is_legal(move)
+
+
+def test_the_strongest_level_thinks_for_about_its_second():
+    started = time.perf_counter()
+    bots.choose_move(Position.start(), bots.STRONGEST)
+    assert bots.STRONGEST.seconds * 0.8 <= time.perf_counter() - started
+    assert time.perf_counter() - started <= bots.STRONGEST.seconds * 1.1 + 0.05
+
+
+# --- The endgame solver --------------------------------------------------------------
+
+
+def minimax(position: Position) -> int:
+    """The result for the side to move under perfect play: 1 win, 0 tie, -1 loss.
+    Plain recursion over every move, with no pruning: slow, and obviously right."""
+
+    @functools.cache
+    def value(pos: Position) -> int:
+        moves = pos.legal_moves()
+        if not moves:
+            dark, light = pos.score()
+            diff = dark - light if pos.turn is Color.DARK else light - dark
+            return (diff > 0) - (diff < 0)
+        return max(-value(pos.play(move)) for move in moves)
+
+    return value(position)
+
+
+SMALL_ENDGAMES = [(rules, seed) for rules in RULE_SETS for seed in range(4)]
+
+
+@pytest.mark.parametrize(("rules", "seed"), SMALL_ENDGAMES, ids=str)
+def test_the_solver_agrees_with_exhaustive_minimax(rules, seed):
+    position = near_the_end(rules, 9, seed)
+    if position.is_over:
+        pytest.fail("the seed gives a finished game: choose another")
+    proof = search.solve(position, time.perf_counter() + 30)
+    assert proof is not None
+    move, value = proof
+    assert value == minimax(position)
+    assert -minimax(position.play(move)) == value  # the move keeps the proven result
+
+
+def test_the_solver_gives_up_at_its_deadline_or_node_budget():
+    position = midgame(Rules(), 8)
+    started = time.perf_counter()
+    assert search.solve(position, started + 0.1) is None
+    assert time.perf_counter() - started < 0.2
+    assert search.solve(position, nodes=500) is None
+
+
+def test_a_solving_level_plays_a_proven_win_when_there_is_one():
+    for seed in range(12):
+        position = near_the_end(Rules(), 10, seed)
+        if position.is_over or minimax(position) != search.WIN:
+            continue
+        for level in ("thegn", "wita"):
+            move = bots.choose_move(position, level, seed=1)
+            assert -minimax(position.play(move)) == search.WIN, (position, level)
+
+
+def test_remaining_moves_bounds_the_game_left():
+    for seed in range(20):
+        position = midgame(Rules(), 15, seed)
+        bound = search.remaining_moves(position)
+        rng = random.Random(seed)
+        played = 0
+        while not position.is_over:
+            position = position.play(rng.choice(position.legal_moves()))
+            played += 1
+        assert played <= 2 * bound  # passes aside, each move uses up a square or a stone
+
+
+# --- Evaluation and reference players -------------------------------------------------
+
+
+def test_move_values_count_the_points_a_move_makes_at_once():
+    position = Position.start(Rules(special_stones=False))
+    for move, value in zip(
+        position.legal_moves(), search.move_values(position, position.legal_moves()), strict=True
+    ):
+        before = position.score().dark
+        assert position.play(move).score().dark - before == value
+
+
+def test_the_authors_weights():
+    start = Position.start()
+    assert reference.weight(start, start.play("A1").last_move) == 8  # a corner
+    assert reference.weight(start, start.play("A4").last_move) == 4  # an edge
+    assert reference.weight(start, start.play("D4").last_move) == 1  # nothing: at least 1
+    position = Position.replay(Rules(), ["D4", "A1", "D5"])  # light to move
+    # D4 turned light: its one opposing neighbour (D5) and the Woden-stone's 1.
+    assert reference.weight(position, position.play("W D4").last_move) == 1 + 1
+    position = Position.replay(Rules(), ["D4", "D5"])  # dark to move: D4 dark, D5 light
+    assert reference.weight(position, position.play("E5").last_move) == 1  # D5 is light
+    assert reference.weight(position, position.play("E4").last_move) == 3  # D4 is dark
+    assert reference.weight(position, position.play("C5").last_move) == 1
+    # Thunder on C4 clears D4 (friendly, +1): 2 + 1.
+    assert reference.weight(position, position.play("T C4").last_move) == 3
+    # Thunder on D6 clears D5 (opposing, -1): 2 - 1.
+    assert reference.weight(position, position.play("T D6").last_move) == 1
+
+
+@pytest.mark.parametrize("player", ["random", "heuristic", "aelfric", "uct"])
+def test_reference_players_play_legal_moves(player):
+    rng = random.Random(5)
+    for rules in RULE_SETS[:4]:
+        position = midgame(rules, 10, seed=2)
+        if player == "uct":
+            move = reference.uct_move(position, rng, 0.05)
+        else:
+            move = {
+                "random": reference.random_move,
+                "heuristic": reference.heuristic_move,
+                "aelfric": reference.aelfric_move,
+            }[player](position, rng)
+        assert position.is_legal(move)
+
+
+def test_the_weakest_level_beats_random_and_the_next_beats_it():
+    def wins(first: str, second, games: int) -> float:
+        points = 0.0
+        for index in range(games):
+            rng = random.Random(index)
+            players = [first, second] if index % 2 == 0 else [second, first]
+            position = Position.start()
+            while not position.is_over:
+                player = players[position.ply % 2]
+                move = (
+                    bots.choose_move(position, player, seed=rng.randrange(1 << 30))
+                    if isinstance(player, str)
+                    else player(position, rng)
+                )
+                position = position.play(move)
+            dark, light = position.score()
+            mine = (dark - light) * (1 if index % 2 == 0 else -1)
+            points += 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
+        return points / games
+
+    assert wins(bots.LEVEL_IDS[0], reference.random_move, 20) >= 0.7
+    assert wins(bots.LEVEL_IDS[1], bots.LEVEL_IDS[0], 20) >= 0.7
