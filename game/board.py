@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from django.templatetags.static import static
 
-from game.engine import SQUARES, Color, Position, Score, Stone, move_of
+from game.engine import SQUARES, Color, Move, Position, Score, Stone, move_of
 from game.fragments import Fragments, drawn_by
 
 # Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
@@ -46,6 +46,7 @@ class Cell(NamedTuple):
     clears: str  # for a thunder target: the squares it would clear, space-separated
     is_last: bool  # the last move was played here
     was_cleared: bool  # the last move's thunder-stone cleared this square
+    is_hint: bool  # the hint asked for is a move here
 
 
 @drawn_by("game/_row_number.html", "row")
@@ -97,12 +98,18 @@ class Board:
         return STONE_NAMES[self.stone]
 
 
-def draw_board(position: Position, mover: Color | None = None, stone: str = "stone") -> Board:
+def draw_board(
+    position: Position,
+    mover: Color | None = None,
+    stone: str = "stone",
+    hint: Move | None = None,
+) -> Board:
     """The board of ``position`` for a viewer who may place ``mover``'s next stone.
 
     ``mover`` is None for a viewer who only looks (a watcher, a replay, the other
     player), and is ignored unless it is the side to move of a game still going on.
     ``stone`` is the kind chosen; one the mover cannot place falls back to a stone.
+    ``hint``, a move, marks its square.
     """
     if mover is not None and (position.is_over or Color(mover) is not position.turn):
         mover = None
@@ -117,6 +124,7 @@ def draw_board(position: Position, mover: Color | None = None, stone: str = "sto
     last = position.last_move
     last_square = last.square if last is not None and not last.is_pass else None
     cleared = set(position.last_removed)
+    hint_square = hint.square if hint is not None else None
     board = position.board()
     squares: list[Cell | RowNumber] = []
     for row in range(7):
@@ -145,6 +153,7 @@ def draw_board(position: Position, mover: Color | None = None, stone: str = "sto
                     clears=clears,
                     is_last=square == last_square,
                     was_cleared=square in cleared,
+                    is_hint=square == hint_square,
                 )
             )
     return Board(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from game import bots
 from game.engine import Rules
 from game.models import Game
 
@@ -51,6 +52,19 @@ class NewGameForm(forms.Form):
         widget=forms.RadioSelect,
         label="Your colour",
     )
+    level = forms.ChoiceField(
+        choices=[(level.id, level.name) for level in bots.LEVELS],
+        initial=bots.LEVEL_IDS[0],
+        required=False,
+        widget=forms.RadioSelect,
+        label="The computer's level",
+    )
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean()
+        if data.get("mode") == Game.Mode.COMPUTER and not data.get("level"):
+            self.add_error("level", "Choose the computer's level.")
+        return data
 
     def rules(self) -> Rules:
         data = self.cleaned_data

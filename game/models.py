@@ -119,6 +119,7 @@ class Game(models.Model):
     class Mode(models.TextChoices):
         HOTSEAT = "hotseat", "Hot-seat"
         FRIEND = "friend", "Play a friend"
+        COMPUTER = "computer", "Play the computer"
 
     class Status(models.TextChoices):
         """Where a game is; every value after ``ACTIVE`` is a way it ended."""
@@ -148,6 +149,9 @@ class Game(models.Model):
 
     dark_seat = models.CharField(max_length=64, blank=True, help_text="hash of the seat token")
     light_seat = models.CharField(max_length=64, blank=True, help_text="hash of the seat token")
+    # A seat the computer holds names its level (game.bots); a person's seat has a token.
+    dark_level = models.CharField(max_length=16, blank=True)
+    light_level = models.CharField(max_length=16, blank=True)
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
@@ -165,6 +169,10 @@ class Game(models.Model):
     # Advanced by every change a watching page must show (move, join, end, rematch):
     # the live poll compares it with the page's and answers 204 while they agree.
     revision = models.PositiveIntegerField(default=0)
+    # A hint asked for at ``hint_ply``: the strongest level's move, empty while it is
+    # being thought out. It stands only while the game is at that ply.
+    hint_ply = models.PositiveIntegerField(null=True, blank=True)
+    hint = models.CharField(max_length=32, blank=True)
 
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -181,6 +189,13 @@ class Game(models.Model):
                 )
                 | (~Q(status__in=["no-moves", "resigned"]) & Q(result="")),
                 name="result_when_ended",
+            ),
+            # The computer holds exactly one seat of a game against it, and none of others.
+            models.CheckConstraint(
+                condition=Q(mode="computer", dark_level="", light_level__gt="")
+                | Q(mode="computer", dark_level__gt="", light_level="")
+                | (~Q(mode="computer") & Q(dark_level="", light_level="")),
+                name="computer_holds_one_seat",
             ),
         ]
 
@@ -209,6 +224,32 @@ class Game(models.Model):
         if self.status == self.Status.RESIGNED:
             return Color(self.result).opponent.value
         return ""
+
+    def level_of(self, color: Color | str) -> str:
+        """The computer level holding ``color``'s seat, or "" for a person."""
+        return self.dark_level if Color(color) is Color.DARK else self.light_level
+
+    @property
+    def players(self) -> dict[str, dict[str, str]]:
+        """Who holds each seat, by colour: ``{"kind": "human"}`` or the computer's level."""
+        return {
+            color.value: {"kind": "computer", "level": level}
+            if (level := self.level_of(color))
+            else {"kind": "human"}
+            for color in Color
+        }
+
+    @property
+    def computer_to_move(self) -> str:
+        """The level that must move now, or "" when a person is to move or none is."""
+        if self.status != self.Status.ACTIVE or not self.turn:
+            return ""
+        return self.level_of(self.turn)
+
+    @property
+    def hint_asked(self) -> bool:
+        """True when a hint was asked for in the current position."""
+        return self.hint_ply is not None and self.hint_ply == self.ply and not self.is_over
 
     def cached_record(self) -> list[str]:
         """The moves' notation from the cache on this row (no query)."""

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import partial
 
 from django.core.signing import salted_hmac
 from django.db import IntegrityError, transaction
 from django.utils.crypto import constant_time_compare
 
+from game import bots
 from game.engine import PASS, Color, Position, Rules
 from game.models import Game, Move, hash_token, new_seat_token
 
@@ -92,19 +94,29 @@ def finish(game: Game, result: str, end: Game.Status) -> list[str]:
 
 
 def create_game(
-    mode: str, rules: Rules, creator: str = "dark", rematch_of: Game | None = None
+    mode: str,
+    rules: Rules,
+    creator: str = "dark",
+    rematch_of: Game | None = None,
+    level: str = "",
 ) -> tuple[Game, dict[str, str]]:
     """Start a game; return it and the seat tokens of its creator, by colour.
 
     A hot-seat game gives the creator both seats; a friend game one seat (``creator``
-    is ``dark``, ``light`` or ``random``) and leaves the other for the invite.
+    is ``dark``, ``light`` or ``random``) and leaves the other for the invite; a game
+    against the computer one seat, and the other to ``level`` (a ``bots`` level id),
+    which thinks at once if it has the first move.
     """
     if mode not in Game.Mode.values:
-        raise PlayError(f"{mode!r} is not a kind of game: choose hot-seat or play a friend")
+        raise PlayError(
+            f"{mode!r} is not a kind of game: choose hot-seat, play a friend or the computer"
+        )
     if creator == "random":
         creator = random.SystemRandom().choice([c.value for c in Color])
     if creator not in Color.__members__.values():
         raise PlayError(f"{creator!r} is not a colour: choose dark, light or random")
+    if mode == Game.Mode.COMPUTER and level not in bots.LEVEL_IDS:
+        raise PlayError(f"{level!r} is not a level: choose one of {', '.join(bots.LEVEL_IDS)}")
     game = Game(
         mode=mode,
         special_stones=rules.special_stones,
@@ -117,9 +129,22 @@ def create_game(
     tokens = {color: new_seat_token() for color in colors}
     for color, token in tokens.items():
         setattr(game, f"{color}_seat", hash_token(token))
-    game.status = Game.Status.WAITING if len(tokens) < 2 else Game.Status.ACTIVE
+    if mode == Game.Mode.COMPUTER:
+        setattr(game, f"{Color(creator).opponent.value}_level", level)
+    game.status = Game.Status.ACTIVE if mode != Game.Mode.FRIEND else Game.Status.WAITING
     game.save()
+    _computer_replies(game)
     return game, tokens
+
+
+def _computer_replies(game: Game) -> None:
+    """Have the computer think of its move, once the change that gave it the turn is
+    saved: a worker does it (``game.computer``), never the request."""
+    if game.computer_to_move:
+        # game.computer plays its moves through this module, so it is imported here.
+        from game import computer
+
+        transaction.on_commit(partial(computer.reply.enqueue, game.public_id, game.ply))
 
 
 def free_seat(game: Game) -> str | None:
@@ -190,23 +215,83 @@ def make_move(
             raise StaleMove("the board changed since you saw it: look again and choose anew")
         # The cached position is rewritten with every move in the same transaction
         # (tests check it always equals a replay of the log), so it can stand in for
-        # the replay here, under the row lock. A position set up from text has no
-        # history, so ``history`` below holds just the moves played now.
-        position = Position.from_text(game.position_text, game.rules).play(text)
-        while position.must_pass:
-            position = position.play(PASS)
-        played = position.history
-        try:
-            Move.objects.bulk_create(
-                Move(game=game, ply=ply, notation=move.text, color=move.color)
-                for ply, move in enumerate(played, start=game.ply + 1)
-            )
-        except IntegrityError:
-            raise StaleMove("the board changed since you saw it: look again") from None
-        changed = game.cache_position(position, [move.text for move in played])
-        if position.is_over:
-            changed += finish(game, position.result, Game.Status.NO_MOVES)
-        game.save_change(*changed)
+        # the replay here, under the row lock.
+        _record(game, Position.from_text(game.position_text, game.rules).play(text))
+    return game
+
+
+def computer_move(public_id: str, ply: int, text: str) -> Game | None:
+    """Play the computer's move ``text``, thought out for the game at ``ply``.
+
+    Returns None, changing nothing, when the game is no longer at that ply or not
+    the computer's to move: the reply was played already (a task run twice), or the
+    player resigned. That makes a reply happen once per ply, however many workers
+    thought of it.
+    """
+    with transaction.atomic():
+        game = _locked(public_id)
+        if not game.computer_to_move or game.ply != ply:
+            return None
+        _record(game, Position.from_text(game.position_text, game.rules).play(text))
+    return game
+
+
+def _record(game: Game, position: Position) -> None:
+    """Log the moves from the game's cached position to ``position``, plus any
+    automatic pass, and save the change: under the game's row lock.
+
+    ``position`` was set up from the cached text, which has no history, so its
+    ``history`` holds just the moves played now.
+    """
+    while position.must_pass:
+        position = position.play(PASS)
+    played = position.history
+    try:
+        Move.objects.bulk_create(
+            Move(game=game, ply=ply, notation=move.text, color=move.color)
+            for ply, move in enumerate(played, start=game.ply + 1)
+        )
+    except IntegrityError:
+        raise StaleMove("the board changed since you saw it: look again") from None
+    changed = game.cache_position(position, [move.text for move in played])
+    if position.is_over:
+        changed += finish(game, position.result, Game.Status.NO_MOVES)
+    game.save_change(*changed)
+    _computer_replies(game)
+
+
+def ask_hint(public_id: str, tokens: Tokens) -> Game:
+    """Ask for the strongest level's move for the side to move; a worker thinks it out
+    and ``give_hint`` shows it. Hot-seat games and games against the computer only:
+    in a friend game it would be the computer playing for one side."""
+    with transaction.atomic():
+        game = _locked(public_id)
+        if game.mode == Game.Mode.FRIEND:
+            raise PlayError("hints are for hot-seat games and games against the computer")
+        if game.is_over:
+            raise GameFinished("the game is over")
+        seated = seated_colors(game, tokens)
+        if not seated:
+            raise NotSeated("you are watching this game: only its players can ask for a hint")
+        if game.turn not in seated:
+            raise NotYourTurn(f"it is {game.turn}'s turn")
+        if not game.hint_asked:
+            game.hint_ply, game.hint = game.ply, ""
+            game.save_change("hint_ply", "hint")
+            from game import computer  # see _computer_replies
+
+            transaction.on_commit(partial(computer.hint.enqueue, game.public_id, game.ply))
+    return game
+
+
+def give_hint(public_id: str, ply: int, text: str) -> Game | None:
+    """Show ``text`` as the hint asked for at ``ply``; None if the game moved on."""
+    with transaction.atomic():
+        game = _locked(public_id)
+        if not game.hint_asked or game.hint_ply != ply or game.hint:
+            return None
+        game.hint = text
+        game.save_change("hint")
     return game
 
 
@@ -250,7 +335,11 @@ def rematch(public_id: str, tokens: Tokens) -> tuple[Game, dict[str, str]]:
         else:
             (color,) = seated
             new, new_tokens = create_game(
-                game.mode, game.rules, creator=Color(color).opponent.value, rematch_of=game
+                game.mode,
+                game.rules,
+                creator=Color(color).opponent.value,
+                rematch_of=game,
+                level=game.level_of(Color(color).opponent),
             )
         game.save_change()
     return new, new_tokens

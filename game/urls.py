@@ -1,6 +1,6 @@
-from django.urls import path, register_converter
+from django.urls import path, re_path, register_converter
 
-from game import views
+from game import api, views
 from game.converters import GameIdConverter
 
 register_converter(GameIdConverter, "game")
@@ -16,8 +16,15 @@ urlpatterns = [
     path("g/<game:game_id>/move", views.move, name="game-move"),
     path("g/<game:game_id>/resign", views.resign, name="game-resign"),
     path("g/<game:game_id>/rematch", views.rematch, name="game-rematch"),
+    path("g/<game:game_id>/hint", views.hint, name="game-hint"),
     path("g/<game:game_id>/join", views.join, name="game-join"),
     path("g/<game:game_id>/invite/<str:code>/", views.invite, name="game-invite"),
     path("g/<game:game_id>/seat/<str:color>/<str:token>/", views.seat, name="game-seat"),
-    path("api/games/<game:game_id>", views.api_game, name="api-game"),
+    path("api/games", api.create, name="api-create"),
+    path("api/games/<game:game_id>", api.game, name="api-game"),
+    path("api/games/<game:game_id>/join", api.join, name="api-join"),
+    path("api/games/<game:game_id>/moves", api.moves, name="api-moves"),
+    path("api/games/<game:game_id>/resign", api.resign, name="api-resign"),
+    path("api/games/<game:game_id>/poll/<int:ply>", api.poll, name="api-poll"),
+    re_path(r"^api/(?P<path>.*)$", api.not_found),
 ]

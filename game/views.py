@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -13,7 +14,6 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseRedirect,
-    JsonResponse,
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from game import play, seats
+from game import bots, play, seats
 from game.board import (
     Board,
     Fragments,
@@ -34,7 +34,7 @@ from game.board import (
     draw_board,
     move_list,
 )
-from game.engine import Color, MoveError, Position
+from game.engine import Color, MoveError, parse_move
 from game.forms import NewGameForm
 from game.models import Game
 
@@ -67,19 +67,29 @@ class GameUrls(NamedTuple):
     move: str
     resign: str
     rematch: str
+    hint: str
     api: str
 
 
 @lru_cache(maxsize=4096)
 def game_urls(public_id: str) -> GameUrls:
     """The URLs of one game's page and actions, reversed once."""
-    names = ("game-detail", "game-move", "game-resign", "game-rematch", "api-game")
+    names = ("game-detail", "game-move", "game-resign", "game-rematch", "game-hint", "api-game")
     return GameUrls(*(reverse(name, args=[public_id]) for name in names))
 
 
 class SeatLink(NamedTuple):
     color: str
     url: str
+
+
+class ComputerSeat(NamedTuple):
+    """The seat the computer holds, and how it plays."""
+
+    color: str
+    level: bots.Level
+    number: int  # its place on the ladder, from 1, the weakest
+    thinking: bool  # it is to move, and its move is on its way
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +108,9 @@ class GamePage:
     seat_links: tuple[SeatLink, ...]
     rematch: Game | None
     rematch_joinable: bool  # the viewer played this game and may take a seat in its rematch
+    computer: ComputerSeat | None  # in a game against the computer
+    hint: str  # the hint asked for here: its move, "" while it is thought out
+    hint_allowed: bool  # the viewer may ask for a hint now
 
     @property
     def live(self) -> bool:
@@ -119,9 +132,10 @@ def game_page(request: HttpRequest, game: Game, *, stone: str, error: str) -> Ga
     mover = Color(game.turn) if not outcome and game.turn in seated else None
     rematch = play.rematch_of(game)
     status = describe(position, outcome, seated)
+    hint = game.hint if game.hint_asked else ""
     return GamePage(
         game=game,
-        board=draw_board(position, mover, stone),
+        board=draw_board(position, mover, stone, parse_move(hint) if hint else None),
         status=status,
         announce=announcement(position, status),
         moves=move_list(position),
@@ -137,7 +151,19 @@ def game_page(request: HttpRequest, game: Game, *, stone: str, error: str) -> Ga
             and play.free_seat(rematch) is not None
             and not seats.tokens_for(request, rematch.public_id)
         ),
+        computer=_computer_seat(game),
+        hint=hint,
+        hint_allowed=mover is not None and game.mode != Game.Mode.FRIEND,
     )
+
+
+def _computer_seat(game: Game) -> ComputerSeat | None:
+    for color in Color:
+        if level_id := game.level_of(color):
+            level = bots.level(level_id)
+            number = bots.LEVELS.index(level) + 1
+            return ComputerSeat(color.value, level, number, game.computer_to_move == level_id)
+    return None
 
 
 def _render_game(
@@ -187,11 +213,17 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
-            game, tokens = play.create_game(data["mode"], form.rules(), data["color"] or "dark")
+            game, tokens = play.create_game(
+                data["mode"], form.rules(), data["color"] or "dark", level=data["level"]
+            )
             seats.remember(request, game.public_id, tokens)
             return _to_game(request, game)
-        return render(request, "game/home.html", {"form": form}, status=400)
-    return render(request, "game/home.html", {"form": form})
+        return render(request, "game/home.html", _home_context(form), status=400)
+    return render(request, "game/home.html", _home_context(form))
+
+
+def _home_context(form: NewGameForm) -> dict[str, object]:
+    return {"form": form, "levels": bots.LEVELS}
 
 
 @require_GET
@@ -267,6 +299,25 @@ def resign(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
+def hint(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Ask for the strongest level's move; the live page marks it once it is found."""
+    try:
+        game = play.ask_hint(game_id, seats.tokens_for(request, game_id))
+    except play.GameNotFound:
+        raise Http404("there is no such game") from None
+    except play.NotSeated as exc:
+        return _refuse(request, _game_or_404(game_id), exc)
+    except play.PlayError as exc:
+        game = _game_or_404(game_id)
+        if request.htmx:
+            return _render_game(request, game, error=str(exc), status=exc.status)
+        messages.error(request, str(exc))
+    if request.htmx:
+        return _render_game(request, game)
+    return _to_game(request, game)
+
+
+@require_POST
 def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Start (or join) the rematch of a finished game, colours swapped."""
     game = _game_or_404(game_id)
@@ -328,38 +379,6 @@ def seat(request: HtmxHttpRequest, game_id: str, color: str, token: str) -> Http
 
 
 @require_GET
-def api_game(request: HttpRequest, game_id: str) -> JsonResponse:
-    """The public state of a game as JSON (docs/DESIGN.md, "The page contract")."""
-    game = _game_or_404(game_id)
-    record = game.logged_record()
-    legal = (
-        [] if game.is_over else [str(m) for m in Position.replay(game.rules, record).legal_moves()]
-    )
-    return JsonResponse(
-        {
-            "id": game.public_id,
-            "rules": {
-                "special_stones": game.special_stones,
-                "scoring": game.scoring,
-                "wraparound": game.wraparound,
-            },
-            "mode": game.mode,
-            "status": "finished" if game.is_over else game.status,
-            "record": record,
-            "ply": game.ply,
-            "turn": game.turn or None,
-            "score": {"dark": game.dark_score, "light": game.light_score},
-            "over": game.is_over,
-            "result": game.result or None,
-            "end": game.end,
-            "resigned": game.loser or None,
-            "position": game.position_text,
-            "legal": legal,
-        }
-    )
-
-
-@require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
     """A trivial answer for load balancers and uptime checks (touches no database)."""
     return HttpResponse("ok", content_type="text/plain")
@@ -368,7 +387,18 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_GET
 def about(request: HttpRequest) -> HttpResponse:
     """The rules of the game, as its author's page tells them, and our decisions."""
-    return render(request, "about.html")
+    levels = [
+        (number, level, arena_ratings().get(level.id))
+        for number, level in enumerate(bots.LEVELS, start=1)
+    ]
+    return render(request, "about.html", {"levels": levels})
+
+
+@lru_cache(maxsize=1)
+def arena_ratings() -> dict[str, int]:
+    """The levels' Elo ratings, from the arena's last full run (``make arena``)."""
+    path = settings.BASE_DIR / "docs" / "arena.json"
+    return json.loads(path.read_text(encoding="utf-8"))["ratings"] if path.exists() else {}
 
 
 # The project's own documents, served as the text they are: the About page links them.

@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "csp",
     "django_htmx",
+    "django_tasks",
+    "django_tasks_db",
     "game",
 ]
 
@@ -135,6 +137,11 @@ else:
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The computer's moves are thought out by a worker (`manage.py worker`), never in a
+# web request: the database backend queues them in the site's own database, so
+# running the site needs no other service.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Seats live in the session; signed cookies keep them off the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

@@ -15,8 +15,16 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from game import bots
 from game.engine import Position, Rules
-from tests.support.servers import ARTIFACTS, Server, prepare, scratch_database, site_env
+from tests.support.servers import (
+    ARTIFACTS,
+    Server,
+    Worker,
+    prepare,
+    scratch_database,
+    site_env,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +37,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         env = site_env(tmp_path_factory.mktemp("browser-site"), database_url)
         prepare(env)
         server = Server(env, workers=3).start()
+        worker = Worker(env).start()
         yield server
+        worker.stop()
         server.stop()
 
 
@@ -41,11 +51,15 @@ def game_id_of(page) -> str:
     return re.search(r"/g/([^/]+)/", page.url)[1]
 
 
-def start_game(page, site: Server, mode: str = "hotseat", color: str = "dark") -> str:
+def start_game(
+    page, site: Server, mode: str = "hotseat", color: str = "dark", level: str = ""
+) -> str:
     page.goto(site.url + "/")
     page.check(f"input[name=mode][value={mode}]")
-    if mode == "friend":
+    if mode in ("friend", "computer"):
         page.check(f"input[name=color][value={color}]")
+    if level:
+        page.check(f"input[name=level][value={level}]")
     page.click("form button[type=submit]")
     page.wait_for_url(re.compile(r"/g/[^/]+/$"))
     return game_id_of(page)
@@ -99,6 +113,54 @@ def test_hotseat_game_played_to_the_end_by_clicking(site, new_page):
     assert page.locator("button[name=move]").count() == 0
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "hotseat-finished.png", full_page=True)
+
+
+def test_a_whole_game_against_the_computer(site, new_page):
+    """The player's move shows at once; the computer's reply arrives live, within its
+    thinking time plus about a second, with a thinking mark meanwhile."""
+    level = bots.LEVELS[1]
+    page = new_page()
+    game_id = start_game(page, site, mode="computer", color="light", level=level.id)
+    assert page.get_attribute("[data-computer]", "data-level") == level.id
+    rng = random.Random(8)
+    replies = []
+    while not page.locator("[data-result]").count():
+        started = time.monotonic()
+        page.wait_for_selector("#game.game--to-move, [data-result]", timeout=10_000)
+        replies.append(time.monotonic() - started)
+        if page.locator("[data-result]").count():
+            break
+        assert page.locator("[data-thinking]").count() == 0
+        state = api(site, game_id)
+        move = rng.choice([m for m in state["legal"] if m != "Pass"])
+        click_move(page, move)
+        assert page.locator(f'[data-square="{move.split()[-1]}"][data-stone^="light"]').count()
+    final = api(site, game_id)
+    assert final["over"] and final["players"]["dark"] == {"kind": "computer", "level": level.id}
+    assert Position.replay(Rules(), final["record"]).result == final["result"]
+    assert page.get_attribute("[data-result]", "data-result") == final["result"]
+    assert max(replies) < level.seconds + 2.5, replies
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "computer-finished.png", full_page=True)
+
+
+def test_the_thinking_mark_and_a_hint_on_a_phone(site, new_page):
+    page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    start_game(page, site, mode="computer", color="dark", level=bots.STRONGEST.id)
+    page.tap("[data-hint-button]")
+    page.wait_for_selector("[data-hint]", timeout=int((bots.STRONGEST.seconds + 2.5) * 1000))
+    hinted = page.get_attribute("[data-hint-move]", "data-hint-move")
+    square = hinted.split()[-1]
+    assert page.get_attribute("[data-hint]", "data-square") == square
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "phone-hint.png", full_page=True)
+    page.tap('[data-square="D4"] button' if square != "D4" else '[data-square="C3"] button')
+    page.wait_for_selector("[data-thinking]")
+    page.screenshot(path=ARTIFACTS / "phone-thinking.png", full_page=True)
+    page.wait_for_selector(
+        "#game.game--to-move", timeout=int((bots.STRONGEST.seconds + 2.5) * 1000)
+    )
+    assert page.locator("[data-hint]").count() == 0
 
 
 def test_friend_game_is_live_in_two_browsers_and_watched_by_a_third(site, new_page):

@@ -6,9 +6,11 @@ scratch database). No move may be lost or played twice, whatever arrives at once
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,8 +20,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from game import bots
 from game.engine import Position, Rules
-from tests.support.servers import Server, prepare, scratch_database, site_env
+from tests.support.servers import Server, Worker, prepare, scratch_database, site_env
 from tests.support.visitors import Reply, Visitor, applied
 
 pytestmark = pytest.mark.live
@@ -192,3 +195,79 @@ def test_two_hosts_on_one_database_serve_one_friend_game(servers):
         assert f'data-square="{move}" data-stone=' in news.body
         assert watcher.get(f"/g/{game_id}/poll/{seen + 1}", htmx=True).status == 204
     assert assert_consistent(dark, game_id) == assert_consistent(light, game_id)
+
+
+# --- The computer's worker ----------------------------------------------------------
+
+
+def task_statuses(env: dict[str, str]) -> list[str]:
+    """The status of every task the site's database holds for its workers."""
+    query = "SELECT status FROM django_tasks_database_dbtaskresult"
+    if env.get("DATABASE_URL"):
+        import psycopg
+
+        with psycopg.connect(env["DATABASE_URL"]) as connection:
+            return [row[0] for row in connection.execute(query)]
+    with contextlib.closing(sqlite3.connect(env["SQLITE_PATH"])) as connection:
+        return [row[0] for row in connection.execute(query)]
+
+
+def wait_for(condition: Callable[[], object], seconds: float) -> object:
+    deadline = time.monotonic() + seconds
+    while not (result := condition()):
+        assert time.monotonic() < deadline, f"not within {seconds} s"
+        time.sleep(0.05)
+    return result
+
+
+def against_the_computer(player: Visitor, level: str) -> str:
+    return player.new_game(mode="computer", color="dark", level=level)
+
+
+def test_a_worker_killed_while_it_thinks_leaves_the_reply_to_the_next(servers, site_env_factory):
+    server, env = servers(workers=2), site_env_factory()
+    worker = Worker(env).start()
+    player = Visitor(server.url)
+    game_id = against_the_computer(player, bots.STRONGEST.id)
+    assert applied(player.move(game_id, "D4", 0))
+    wait_for(lambda: "RUNNING" in task_statuses(env), 10)
+    worker.stop(signal.SIGKILL)
+    time.sleep(bots.STRONGEST.seconds + 0.5)
+    assert player.state(game_id)["ply"] == 1  # nobody replied: the thinker died
+
+    worker = Worker(env).start()
+    try:
+        state = wait_for(
+            lambda: (s := player.state(game_id))["ply"] == 2 and s, bots.STRONGEST.seconds + 10
+        )
+        assert state["turn"] == "dark" and len(state["record"]) == 2
+        move = next(m for m in state["legal"] if m != "Pass")
+        assert applied(player.move(game_id, move, 2))
+        wait_for(lambda: player.state(game_id)["ply"] == 4, bots.STRONGEST.seconds + 5)
+        time.sleep(0.5)
+        assert assert_consistent(player, game_id)["ply"] == 4  # no reply twice
+    finally:
+        worker.stop()
+
+
+def test_two_workers_and_a_restart_give_each_ply_one_reply(servers, site_env_factory):
+    server, env = servers(workers=2), site_env_factory()
+    workers = [Worker(env).start(), Worker(env).start()]
+    players = [Visitor(server.url) for _ in range(4)]
+    games = [against_the_computer(player, bots.LEVEL_IDS[1]) for player in players]
+    try:
+        for ply in (0, 2, 4):
+            for player, game_id in zip(players, games, strict=True):
+                move = next(m for m in player.state(game_id)["legal"] if m != "Pass")
+                assert applied(player.move(game_id, move, ply))
+            if ply == 2:  # a third worker enqueues every due reply again as it starts
+                workers.append(Worker(env).start())
+            for player, game_id in zip(players, games, strict=True):
+                wait_for(lambda p=player, g=game_id, n=ply: p.state(g)["ply"] >= n + 2, 15)
+        time.sleep(1)
+        for player, game_id in zip(players, games, strict=True):
+            state = assert_consistent(player, game_id)
+            assert state["ply"] == 6 and state["turn"] == "dark"
+    finally:
+        for worker in workers:
+            worker.stop()

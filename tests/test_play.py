@@ -362,7 +362,7 @@ REFUSALS = {
     ),
     "unknown mode": (
         lambda: play.create_game("chess", Rules()),
-        "'chess' is not a kind of game: choose hot-seat or play a friend",
+        "'chess' is not a kind of game: choose hot-seat, play a friend or the computer",
     ),
     "unknown colour": (
         lambda: play.create_game("friend", Rules(), "blue"),

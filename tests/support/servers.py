@@ -142,3 +142,36 @@ class Server:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
         self.process = None
+
+
+@dataclass
+class Worker:
+    """A ``manage.py worker`` thinking of the computer's moves for a site's database."""
+
+    env: dict[str, str]
+    process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+
+    def start(self) -> Worker:
+        self.log = Path(self.env["DJANGO_STATIC_ROOT"]).parent / "worker.log"
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "worker", "--no-reload"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        return self
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.process = None

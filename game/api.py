@@ -1,0 +1,257 @@
+"""The HTTP API for programs: start or join a game, move, wait for the opponent.
+
+JSON in, JSON out. A program holds a seat by its token, sent as
+``Authorization: Bearer <token>``; no cookie is read, so a cross-site form can
+neither move for anyone nor needs a CSRF token here. Every refusal is a 4xx
+answer ``{"error": "<the reason, in a player's words>"}`` and changes nothing.
+docs/DESIGN.md ("The API for programs") lists the endpoints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+
+from game import play
+from game.engine import SCORINGS, Color, MoveError, Position, Rules
+from game.models import Game
+
+# A move is a few dozen bytes; nothing the API takes comes near this.
+MAX_BODY = 4096
+
+
+class ApiError(Exception):
+    """A request refused with ``status`` and a message for the program's author."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def error(status: int, message: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=status)
+    if status == 401:
+        response["WWW-Authenticate"] = 'Bearer realm="maerstanas"'
+    return response
+
+
+def endpoint(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """An API view: only ``methods``, and every refusal as a JSON error."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in methods:
+                response = error(405, f"use {' or '.join(methods)} here")
+                response["Allow"] = ", ".join(methods)
+                return response
+            try:
+                return view(request, *args, **kwargs)
+            except ApiError as exc:
+                return error(exc.status, str(exc))
+            except play.PlayError as exc:
+                return error(exc.status, str(exc))
+            except MoveError as exc:
+                return error(400, str(exc))
+
+        return csrf_exempt(wrapped) if "POST" in methods else wrapped
+
+    return decorate
+
+
+def state(game: Game) -> dict[str, Any]:
+    """The public state of a game (docs/DESIGN.md, "The page contract")."""
+    record = game.logged_record()
+    legal = (
+        [] if game.is_over else [str(m) for m in Position.replay(game.rules, record).legal_moves()]
+    )
+    return {
+        "id": game.public_id,
+        "rules": {
+            "special_stones": game.special_stones,
+            "scoring": game.scoring,
+            "wraparound": game.wraparound,
+        },
+        "mode": game.mode,
+        "players": game.players,
+        "status": "finished" if game.is_over else game.status,
+        "record": record,
+        "ply": game.ply,
+        "turn": game.turn or None,
+        "score": {"dark": game.dark_score, "light": game.light_score},
+        "over": game.is_over,
+        "result": game.result or None,
+        "end": game.end,
+        "resigned": game.loser or None,
+        "position": game.position_text,
+        "legal": legal,
+    }
+
+
+def _game(game_id: str) -> Game:
+    game = Game.objects.filter(public_id=game_id).first()
+    if game is None:
+        raise ApiError(404, "there is no such game")
+    return game
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    """The request's JSON object; 413 when it is too long, 400 when it is not one."""
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise ApiError(400, "Content-Length is not a number") from None
+    if declared > MAX_BODY:
+        raise ApiError(413, f"the body is longer than {MAX_BODY} bytes")
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        raise ApiError(413, f"the body is longer than {MAX_BODY} bytes") from None
+    if len(raw) > MAX_BODY:
+        raise ApiError(413, f"the body is longer than {MAX_BODY} bytes")
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "the body is not JSON") from None
+    except RecursionError:  # nested deeper than Python's stack: no request needs that
+        raise ApiError(400, "the body is nested too deep") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return data
+
+
+def _field(data: dict[str, Any], name: str, kind: type, default: Any) -> Any:
+    value = data.get(name, default)
+    # bool is a kind of int in Python, never in JSON: refuse true for a ply.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ApiError(400, f"{name!r} must be {_KIND_NAMES[kind]}")
+    return value
+
+
+_KIND_NAMES = {str: "a string", int: "a whole number", bool: "true or false", dict: "an object"}
+
+
+def _rules(data: dict[str, Any]) -> Rules:
+    rules = _field(data, "rules", dict, {})
+    scoring = _field(rules, "scoring", str, "standard")
+    if scoring not in SCORINGS:
+        raise ApiError(400, f"{scoring!r} is not a scoring: use {' or '.join(SCORINGS)}")
+    return Rules(
+        special_stones=_field(rules, "special_stones", bool, True),
+        scoring=scoring,
+        wraparound=_field(rules, "wraparound", bool, False),
+    )
+
+
+def _token(request: HttpRequest) -> str:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "send your seat token as Authorization: Bearer <token>")
+    return token.strip()
+
+
+def _seats(game: Game, token: str) -> dict[str, str]:
+    """The seats ``token`` holds in ``game``, as ``play`` takes them; 403 for none."""
+    held = {color.value: token for color in Color if game.holds_seat(color, token)}
+    if not held:
+        raise ApiError(403, "this token holds no seat in this game")
+    return held
+
+
+def _url(request: HttpRequest, name: str, *args: str) -> str:
+    return request.build_absolute_uri(reverse(name, args=args))
+
+
+@endpoint("POST")
+def create(request: HttpRequest) -> HttpResponse:
+    """Start a friend game or a game against the computer; 201 with the seat token."""
+    data = _body(request)
+    mode = _field(data, "mode", str, "friend")
+    if mode not in (Game.Mode.FRIEND, Game.Mode.COMPUTER):
+        raise ApiError(400, f"{mode!r} is not a kind of game here: use friend or computer")
+    rules = _rules(data)
+    color = _field(data, "color", str, "dark")
+    level = _field(data, "level", str, "")
+    game, tokens = play.create_game(mode, rules, color, level=level)
+    ((color, token),) = tokens.items()
+    body = {
+        "id": game.public_id,
+        "url": _url(request, "game-detail", game.public_id),
+        "color": color,
+        "token": token,
+    }
+    if mode == Game.Mode.FRIEND:
+        body["invite_url"] = _url(request, "game-invite", game.public_id, play.invite_code(game))
+    return JsonResponse(body, status=201)
+
+
+@endpoint("POST")
+def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Take the free seat of a friend game with its invite (the link or its code)."""
+    invite = _field(_body(request), "invite", str, "")
+    code = invite.strip().rstrip("/").rsplit("/", 1)[-1]
+    if not code:
+        raise ApiError(400, "send the invite link or its code as 'invite'")
+    _game(game_id)
+    game, color, token = play.join(game_id, code)
+    return JsonResponse(
+        {
+            "id": game.public_id,
+            "url": _url(request, "game-detail", game.public_id),
+            "color": color,
+            "token": token,
+        }
+    )
+
+
+@endpoint("POST")
+def moves(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Play a move for the token's seat at the ply the program saw; the new state."""
+    token = _token(request)
+    data = _body(request)
+    move = _field(data, "move", str, None) if "move" in data else None
+    if move is None:
+        raise ApiError(400, 'send the move as \'move\', e.g. "E4", "T E4" or "W E4"')
+    if "ply" not in data:
+        raise ApiError(400, "send the ply you saw as 'ply', so a stale move is never played")
+    ply = _field(data, "ply", int, None)
+    seats = _seats(_game(game_id), token)
+    return JsonResponse(state(play.make_move(game_id, seats, move, ply)))
+
+
+@endpoint("POST")
+def resign(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Give the game up for the token's seat; the final state."""
+    token = _token(request)
+    seats = _seats(_game(game_id), token)
+    return JsonResponse(state(play.resign(game_id, seats)))
+
+
+@endpoint("GET")
+def game(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The public state of a game."""
+    return JsonResponse(state(_game(game_id)))
+
+
+@endpoint("GET")
+def poll(request: HttpRequest, game_id: str, ply: int) -> HttpResponse:
+    """204 while the game is at ``ply`` (one indexed read); else its state."""
+    current = Game.objects.filter(public_id=game_id).values_list("ply", "status").first()
+    if current is None:
+        raise ApiError(404, "there is no such game")
+    if current[0] == ply and current[1] not in Game.ENDED:
+        return HttpResponse(status=204)
+    return JsonResponse(state(_game(game_id)))
+
+
+@endpoint("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+def not_found(request: HttpRequest, path: str = "") -> HttpResponse:
+    """Any other address under /api/: a JSON 404, as a program expects."""
+    raise ApiError(404, "there is no such API endpoint: see docs/DESIGN.md")

@@ -1,0 +1,241 @@
+"""The API for programs (game/api.py): create, join, move, poll, with Bearer seat tokens;
+every refusal a 4xx JSON answer that changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from game import bots, computer, play
+from game.engine import Position, Rules
+from game.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client: Client, path: str, body: object, token: str | None = None, **extra):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    return client.post(path, data, content_type="application/json", headers=headers, **extra)
+
+
+def new_friend_game(client: Client, **body) -> dict:
+    reply = post(client, "/api/games", {"mode": "friend"} | body)
+    assert reply.status_code == 201, reply.content
+    return reply.json()
+
+
+def snapshot(game_id: str) -> tuple:
+    game = Game.objects.get(public_id=game_id)
+    return (game.revision, game.ply, game.record_text, game.status, game.dark_seat, game.light_seat)
+
+
+@pytest.fixture
+def game_for_two(client) -> tuple[dict, dict]:
+    """A friend game both seats of which are held: (creator as dark, joiner as light)."""
+    created = new_friend_game(client, color="dark")
+    joined = post(client, f"/api/games/{created['id']}/join", {"invite": created["invite_url"]})
+    assert joined.status_code == 200, joined.content
+    return created, joined.json()
+
+
+def test_creating_a_friend_game_answers_its_seat_and_invite(client):
+    body = {"rules": {"special_stones": False, "scoring": "simple", "wraparound": True}}
+    created = new_friend_game(client, color="light", **body)
+    game = Game.objects.get(public_id=created["id"])
+    assert created["color"] == "light"
+    assert created["url"] == f"http://testserver/g/{game.public_id}/"
+    assert created["invite_url"].endswith(f"/g/{game.public_id}/invite/{play.invite_code(game)}/")
+    assert game.holds_seat("light", created["token"]) and not game.dark_seat
+    assert game.rules == Rules(special_stones=False, scoring="simple", wraparound=True)
+    assert game.status == Game.Status.WAITING
+
+
+def test_creating_a_game_against_the_computer(client, django_capture_on_commit_callbacks):
+    level = bots.LEVEL_IDS[1]
+    with django_capture_on_commit_callbacks(execute=True):
+        reply = post(client, "/api/games", {"mode": "computer", "level": level, "color": "light"})
+    assert reply.status_code == 201
+    created = reply.json()
+    assert "invite_url" not in created and created["color"] == "light"
+    computer.reply.call(created["id"], 0)
+    state = client.get(f"/api/games/{created['id']}").json()
+    assert state["players"] == {
+        "dark": {"kind": "computer", "level": level},
+        "light": {"kind": "human"},
+    }
+    assert state["ply"] == 1 and state["turn"] == "light"
+    move = state["legal"][0]
+    moved = post(
+        client, f"/api/games/{created['id']}/moves", {"move": move, "ply": 1}, created["token"]
+    )
+    assert moved.status_code == 200 and moved.json()["record"][1] == move
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"mode": "hotseat"}, 400, "'hotseat' is not a kind of game here"),
+        ({"mode": 3}, 400, "'mode' must be a string"),
+        ({"mode": "computer", "level": "nobody"}, 400, "'nobody' is not a level"),
+        ({"mode": "computer"}, 400, "'' is not a level"),
+        ({"color": "green"}, 400, "'green' is not a colour"),
+        ({"rules": []}, 400, "'rules' must be an object"),
+        ({"rules": {"special_stones": "yes"}}, 400, "'special_stones' must be true or false"),
+        ({"rules": {"scoring": "golf"}}, 400, "'golf' is not a scoring"),
+        ({"rules": {"wraparound": 1}}, 400, "'wraparound' must be true or false"),
+        ("[1, 2]", 400, "the body must be a JSON object"),
+        ("{mode: friend}", 400, "the body is not JSON"),
+        (b"\xff\xfe", 400, "the body is not JSON"),
+        ("{" + " " * 5000 + "}", 413, "the body is longer than 4096 bytes"),
+    ],
+)
+def test_a_bad_creation_is_refused_in_json_and_stores_nothing(client, body, status, words):
+    reply = post(client, "/api/games", body)
+    assert reply.status_code == status
+    assert words in reply.json()["error"]
+    assert not Game.objects.exists()
+
+
+def test_join_with_the_link_or_its_code_and_only_once(client):
+    created = new_friend_game(client)
+    code = created["invite_url"].rstrip("/").rsplit("/", 1)[1]
+    joined = post(client, f"/api/games/{created['id']}/join", {"invite": code})
+    assert joined.status_code == 200
+    assert joined.json()["color"] == "light"
+    game = Game.objects.get(public_id=created["id"])
+    assert game.holds_seat("light", joined.json()["token"]) and game.status == Game.Status.ACTIVE
+    again = post(client, f"/api/games/{created['id']}/join", {"invite": created["invite_url"]})
+    assert again.status_code == 403
+    assert again.json() == {"error": "both seats are taken: you can watch this game"}
+
+
+def test_a_wrong_or_missing_invite_is_refused(client):
+    created = new_friend_game(client)
+    before = snapshot(created["id"])
+    for body, status in (({"invite": "0" * 32}, 403), ({}, 400), ({"invite": 5}, 400)):
+        reply = post(client, f"/api/games/{created['id']}/join", body)
+        assert reply.status_code == status and reply.json()["error"]
+    assert post(client, "/api/games/AAAAAAAAAAAA/join", {"invite": "x"}).status_code == 404
+    assert snapshot(created["id"]) == before
+
+
+def test_moves_answer_the_new_state_and_it_is_the_games_state(client, game_for_two):
+    dark, light = game_for_two
+    reply = post(client, f"/api/games/{dark['id']}/moves", {"move": "D4", "ply": 0}, dark["token"])
+    assert reply.status_code == 200
+    assert reply.json() == client.get(f"/api/games/{dark['id']}").json()
+    assert reply.json()["record"] == ["D4"] and reply.json()["turn"] == "light"
+    reply = post(client, f"/api/games/{dark['id']}/moves", {"move": "e4", "ply": 1}, light["token"])
+    assert reply.json()["record"] == ["D4", "E4"]
+
+
+@pytest.mark.parametrize(
+    ("who", "body", "status", "words"),
+    [
+        ("light", {"move": "D4", "ply": 0}, 409, "it is dark's turn"),
+        ("dark", {"move": "D4", "ply": 3}, 409, "the board changed since you saw it"),
+        ("dark", {"move": "H9", "ply": 0}, 400, "H9"),
+        ("dark", {"move": "W D4", "ply": 0}, 400, "is not your opponent's stone"),
+        ("dark", {"move": "D4"}, 400, "send the ply you saw as 'ply'"),
+        ("dark", {"ply": 0}, 400, "send the move as 'move'"),
+        ("dark", {"move": "D4", "ply": "0"}, 400, "'ply' must be a whole number"),
+        ("dark", {"move": "D4", "ply": True}, 400, "'ply' must be a whole number"),
+        ("dark", {"move": ["D4"], "ply": 0}, 400, "'move' must be a string"),
+        ("dark", "not json", 400, "the body is not JSON"),
+        ("stranger", {"move": "D4", "ply": 0}, 403, "this token holds no seat in this game"),
+        (None, {"move": "D4", "ply": 0}, 401, "Authorization: Bearer"),
+    ],
+)
+def test_a_refused_move_says_why_and_changes_nothing(
+    client, game_for_two, who, body, status, words
+):
+    dark, light = game_for_two
+    tokens = {"dark": dark["token"], "light": light["token"], "stranger": "x" * 32, None: None}
+    before = snapshot(dark["id"])
+    reply = post(client, f"/api/games/{dark['id']}/moves", body, tokens[who])
+    assert reply.status_code == status
+    assert words in reply.json()["error"]
+    assert snapshot(dark["id"]) == before
+    if status == 401:
+        assert reply["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_a_token_of_another_game_and_a_cookie_alone_do_not_move(client, game_for_two):
+    dark, _ = game_for_two
+    other = new_friend_game(client)
+    before = snapshot(dark["id"])
+    reply = post(client, f"/api/games/{dark['id']}/moves", {"move": "D4", "ply": 0}, other["token"])
+    assert reply.status_code == 403
+    # A browser seated through the site, sending its cookie and no token:
+    browser = Client(enforce_csrf_checks=True)
+    game = Game.objects.get(public_id=dark["id"])
+    assert browser.post(f"/g/{game.public_id}/seat/dark/{dark['token']}/").status_code in (403, 303)
+    reply = post(browser, f"/api/games/{dark['id']}/moves", {"move": "D4", "ply": 0})
+    assert reply.status_code == 401
+    assert snapshot(dark["id"]) == before
+
+
+def test_bearer_moves_need_no_csrf_token(game_for_two):
+    dark, _ = game_for_two
+    strict = Client(enforce_csrf_checks=True)
+    reply = post(strict, f"/api/games/{dark['id']}/moves", {"move": "D4", "ply": 0}, dark["token"])
+    assert reply.status_code == 200
+
+
+def test_resign_through_the_api(client, game_for_two):
+    dark, light = game_for_two
+    assert post(client, f"/api/games/{dark['id']}/resign", {}, "y" * 30).status_code == 403
+    reply = post(client, f"/api/games/{dark['id']}/resign", {}, light["token"])
+    assert reply.status_code == 200
+    assert (reply.json()["result"], reply.json()["resigned"]) == ("dark", "light")
+    again = post(client, f"/api/games/{dark['id']}/moves", {"move": "D4", "ply": 0}, dark["token"])
+    assert again.status_code == 409 and again.json() == {"error": "the game is over"}
+
+
+def test_poll_waits_with_204_then_answers_the_state(client, game_for_two):
+    dark, light = game_for_two
+    assert client.get(f"/api/games/{dark['id']}/poll/0").status_code == 204
+    post(client, f"/api/games/{dark['id']}/moves", {"move": "D4", "ply": 0}, dark["token"])
+    news = client.get(f"/api/games/{dark['id']}/poll/0")
+    assert news.status_code == 200 and news.json()["ply"] == 1
+    assert client.get(f"/api/games/{dark['id']}/poll/1").status_code == 204
+    post(client, f"/api/games/{dark['id']}/resign", {}, light["token"])
+    assert client.get(f"/api/games/{dark['id']}/poll/1").json()["over"] is True
+    missing = client.get("/api/games/AAAAAAAAAAAA/poll/0")
+    assert missing.status_code == 404 and missing.json() == {"error": "there is no such game"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("get", "/api/games", 405),
+        ("put", "/api/games/AAAAAAAAAAAA/moves", 405),
+        ("post", "/api/games/AAAAAAAAAAAA", 405),
+        ("get", "/api/games/AAAAAAAAAAAA", 404),
+        ("get", "/api/games/not-an-id!", 404),
+        ("get", "/api/nothing/here", 404),
+        ("post", "/api/games/AAAAAAAAAAAA/poll/x", 404),
+    ],
+)
+def test_wrong_methods_and_addresses_answer_json(client, method, path, status):
+    reply = getattr(client, method)(path)
+    assert reply.status_code == status
+    assert reply["Content-Type"] == "application/json"
+    assert reply.json()["error"]
+
+
+def test_the_state_replays(client, game_for_two):
+    dark, light = game_for_two
+    tokens = [dark["token"], light["token"]]
+    state = client.get(f"/api/games/{dark['id']}").json()
+    while not state["over"]:
+        move = state["legal"][-1]
+        token = tokens[0 if state["turn"] == "dark" else 1]
+        state = post(
+            client, f"/api/games/{dark['id']}/moves", {"move": move, "ply": state["ply"]}, token
+        ).json()
+    position = Position.replay(Rules(), state["record"])
+    assert position.is_over and state["result"] == position.result

@@ -1,0 +1,303 @@
+"""Games against the computer and hints, on the site's side: who holds which seat, the
+tasks a move enqueues, the reply played once per ply, recovery of lost work, the page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django_tasks_db.models import DBTaskResult
+
+from game import bots, computer, play
+from game.engine import Position, Rules
+from game.models import Game, Move
+
+pytestmark = pytest.mark.django_db
+
+WEAKEST = bots.LEVEL_IDS[0]
+
+
+def queued(task_name: str) -> list[list[object]]:
+    """The arguments of the tasks of ``game.computer`` waiting for a worker."""
+    return [
+        task.args_kwargs["args"]
+        for task in DBTaskResult.objects.ready().filter(task_path=f"game.computer.{task_name}")
+    ]
+
+
+def against_computer(color: str = "dark", level: str = WEAKEST, rules: Rules | None = None):
+    game, tokens = play.create_game("computer", rules or Rules(), color, level=level)
+    return game, tokens
+
+
+def test_the_computer_holds_the_other_seat_with_its_level():
+    game, tokens = against_computer("dark")
+    assert list(tokens) == ["dark"]
+    assert game.status == Game.Status.ACTIVE
+    assert (game.dark_level, game.light_level) == ("", WEAKEST)
+    assert game.light_seat == ""
+    assert game.players == {
+        "dark": {"kind": "human"},
+        "light": {"kind": "computer", "level": WEAKEST},
+    }
+    assert game.computer_to_move == ""
+
+
+def test_an_unknown_level_is_refused_and_nothing_is_stored():
+    with pytest.raises(play.PlayError, match=r"'grandmaster' is not a level: choose one of "):
+        play.create_game("computer", Rules(), "dark", level="grandmaster")
+    with pytest.raises(play.PlayError, match="not a level"):
+        play.create_game("computer", Rules(), "dark")
+    assert not Game.objects.exists()
+
+
+def test_the_computer_holds_exactly_one_seat_of_its_games_only():
+    from django.db import IntegrityError, transaction
+
+    game, _ = against_computer()
+    for dark, light in [(WEAKEST, WEAKEST), ("", "")]:
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Game.objects.filter(pk=game.pk).update(dark_level=dark, light_level=light)
+    hotseat, _ = play.create_game("hotseat", Rules())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Game.objects.filter(pk=hotseat.pk).update(light_level=WEAKEST)
+
+
+def test_a_move_enqueues_the_reply_once_it_is_saved(django_capture_on_commit_callbacks):
+    game, tokens = against_computer("dark")
+    assert queued("reply") == []
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        play.make_move(game.public_id, tokens, "D4", 0)
+    assert queued("reply") == []  # not before the move is committed
+    for callback in callbacks:
+        callback()
+    assert queued("reply") == [[game.public_id, 1]]
+
+
+def test_the_computer_thinks_at_once_when_it_plays_dark(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game, tokens = against_computer("light")
+    assert game.computer_to_move == WEAKEST
+    assert queued("reply") == [[game.public_id, 0]]
+    with pytest.raises(play.NotYourTurn):
+        play.make_move(game.public_id, tokens, "D4", 0)
+
+
+def test_the_reply_is_played_once_per_ply_however_often_it_runs():
+    game, tokens = against_computer("dark")
+    play.make_move(game.public_id, tokens, "D4", 0)
+    reply = computer.reply.call(game.public_id, 1)
+    game.refresh_from_db()
+    assert game.ply == 2 and game.turn == "dark"
+    assert Position.replay(game.rules, ["D4"]).is_legal(reply)
+    assert game.logged_record() == ["D4", reply]
+    assert Move.objects.get(game=game, ply=2).color == "light"
+    revision = game.revision
+    assert computer.reply.call(game.public_id, 1) == ""  # the same ply again: nothing
+    assert computer.reply.call(game.public_id, 2) == ""  # the person's turn: nothing
+    assert play.computer_move(game.public_id, 1, "A1") is None
+    game.refresh_from_db()
+    assert (game.ply, game.revision) == (2, revision)
+
+
+def test_a_reply_after_the_player_resigned_changes_nothing():
+    game, tokens = against_computer("dark")
+    play.make_move(game.public_id, tokens, "D4", 0)
+    play.resign(game.public_id, tokens)
+    assert computer.reply.call(game.public_id, 1) == ""
+    assert play.computer_move(game.public_id, 1, "A1") is None
+    game.refresh_from_db()
+    assert (game.ply, game.result, game.loser) == (1, "light", "dark")
+
+
+def test_the_computer_plays_a_whole_game_to_its_end():
+    game, tokens = against_computer("dark", rules=Rules(wraparound=True))
+    while not game.is_over:
+        if game.computer_to_move:
+            computer.reply.call(game.public_id, game.ply)
+        else:
+            move = game.position().legal_moves()[0]
+            play.make_move(game.public_id, tokens, str(move), game.ply)
+        game.refresh_from_db()
+    position = Position.replay(game.rules, game.logged_record())
+    assert position.is_over and game.result == position.result
+    assert game.status == Game.Status.NO_MOVES
+
+
+def test_a_rematch_against_the_computer_keeps_its_level_and_swaps_colours(
+    django_capture_on_commit_callbacks,
+):
+    game, tokens = against_computer("dark", level=bots.LEVEL_IDS[1])
+    play.resign(game.public_id, tokens)
+    with django_capture_on_commit_callbacks(execute=True):
+        new, new_tokens = play.rematch(game.public_id, tokens)
+    assert list(new_tokens) == ["light"]
+    assert (new.dark_level, new.light_level) == (bots.LEVEL_IDS[1], "")
+    assert queued("reply") == [[new.public_id, 0]]
+
+
+# --- Hints ------------------------------------------------------------------------
+
+
+def test_a_hint_is_asked_once_and_marks_the_strongest_levels_move(
+    django_capture_on_commit_callbacks,
+):
+    game, tokens = play.create_game("hotseat", Rules())
+    play.make_move(game.public_id, tokens, "D4", 0)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play.ask_hint(game.public_id, tokens)
+        play.ask_hint(game.public_id, tokens)  # asked again: still one task
+    assert (game.hint_ply, game.hint, game.hint_asked) == (1, "", True)
+    assert queued("hint") == [[game.public_id, 1]]
+    move = computer.hint.call(game.public_id, 1)
+    game.refresh_from_db()
+    assert game.hint == move
+    assert Position.replay(game.rules, ["D4"]).is_legal(move)
+    assert computer.hint.call(game.public_id, 1) == ""  # thought out already
+    play.make_move(game.public_id, tokens, move, 1)
+    game.refresh_from_db()
+    assert not game.hint_asked  # a hint stands for its position only
+
+
+def test_hints_are_refused_in_friend_games_to_watchers_and_out_of_turn():
+    friend, tokens = play.create_game("friend", Rules(), "dark")
+    with pytest.raises(play.PlayError, match="hints are for hot-seat games and games against"):
+        play.ask_hint(friend.public_id, tokens)
+    game, tokens = against_computer("light")
+    with pytest.raises(play.NotYourTurn):
+        play.ask_hint(game.public_id, tokens)
+    with pytest.raises(play.NotSeated):
+        play.ask_hint(game.public_id, {})
+    play.resign(game.public_id, tokens)
+    with pytest.raises(play.GameFinished):
+        play.ask_hint(game.public_id, tokens)
+    for stored in Game.objects.all():
+        assert stored.hint_ply is None
+
+
+def test_a_hint_for_a_position_left_behind_is_dropped():
+    game, tokens = play.create_game("hotseat", Rules())
+    play.ask_hint(game.public_id, tokens)
+    play.make_move(game.public_id, tokens, "D4", 0)
+    assert computer.hint.call(game.public_id, 0) == ""
+    assert play.give_hint(game.public_id, 0, "A1") is None
+    game.refresh_from_db()
+    assert game.hint == ""
+
+
+# --- Recovery and the worker ---------------------------------------------------------
+
+
+def test_recover_enqueues_the_replies_and_hints_still_due():
+    due, tokens = against_computer("dark")
+    play.make_move(due.public_id, tokens, "D4", 0)
+    waiting, waiting_tokens = against_computer("dark")  # the person is to move
+    hinted, hinted_tokens = play.create_game("hotseat", Rules())
+    play.ask_hint(hinted.public_id, hinted_tokens)
+    stale_hint, stale_tokens = play.create_game("hotseat", Rules())
+    play.ask_hint(stale_hint.public_id, stale_tokens)
+    play.make_move(stale_hint.public_id, stale_tokens, "D4", 0)
+    over, over_tokens = against_computer("dark")
+    play.make_move(over.public_id, over_tokens, "D4", 0)
+    play.resign(over.public_id, over_tokens)
+    DBTaskResult.objects.all().delete()
+
+    assert computer.recover() == 2
+    assert queued("reply") == [[due.public_id, 1]]
+    assert queued("hint") == [[hinted.public_id, 0]]
+    assert waiting.public_id not in json.dumps(queued("reply"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_recovers_and_plays_what_is_due():
+    game, tokens = against_computer("dark")
+    play.make_move(game.public_id, tokens, "D4", 0)
+    DBTaskResult.objects.all().delete()  # as if a killed worker took it along
+    call_command("worker", "--batch", "--no-reload", "--no-startup-delay", verbosity=0)
+    game.refresh_from_db()
+    assert game.ply == 2 and game.turn == "dark"
+    assert DBTaskResult.objects.get().return_value == game.logged_record()[1]
+
+
+# --- Pages --------------------------------------------------------------------------
+
+
+def test_the_form_starts_a_game_against_the_chosen_level(client):
+    level = bots.LEVELS[2]
+    data = {"mode": "computer", "level": level.id, "color": "light", "scoring": "standard"}
+    reply = client.post("/", data)
+    assert reply.status_code == 303
+    game = Game.objects.get()
+    assert (game.dark_level, game.light_level) == (level.id, "")
+    page = client.get(reply["Location"]).content.decode()
+    assert f'data-computer="dark" data-level="{level.id}"' in page
+    assert level.name in page and "level 3" in page
+    assert "data-thinking" in page
+    api = client.get(f"/api/games/{game.public_id}").json()
+    assert api["players"] == {
+        "dark": {"kind": "computer", "level": level.id},
+        "light": {"kind": "human"},
+    }
+
+
+def test_the_form_lists_every_level_and_refuses_a_missing_or_unknown_one(client):
+    page = client.get("/").content.decode()
+    for level in bots.LEVELS:
+        assert f'value="{level.id}"' in page and level.description in page
+    for data in ({"mode": "computer", "level": ""}, {"mode": "computer", "level": "nobody"}):
+        reply = client.post("/", data | {"color": "dark", "scoring": "standard"})
+        assert reply.status_code == 400
+        assert 'role="alert"' in reply.content.decode()
+    assert not Game.objects.exists()
+
+
+def _seated_client(client, game, tokens):
+    """Take the seats through their private links, as a second device would."""
+    for color, token in tokens.items():
+        assert client.post(f"/g/{game.public_id}/seat/{color}/{token}/").status_code == 303
+    return client
+
+
+def test_the_page_shows_the_thinking_mark_only_while_the_computer_is_to_move(client):
+    game, tokens = against_computer("dark")
+    _seated_client(client, game, tokens)
+    page = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "data-thinking" not in page and "data-hint-button" in page
+    client.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": "0"})
+    page = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "data-thinking" in page and "data-hint-button" not in page
+
+
+def test_the_hint_button_asks_and_the_board_marks_the_move(client):
+    game, tokens = play.create_game("hotseat", Rules())
+    _seated_client(client, game, tokens)
+    reply = client.post(f"/g/{game.public_id}/hint", headers={"HX-Request": "true"})
+    assert reply.status_code == 200
+    assert "Looking for a hint" in reply.content.decode()
+    move = computer.hint.call(game.public_id, 0)
+    page = client.get(f"/g/{game.public_id}/").content.decode()
+    square = Position.start().play(move).last_move.square
+    assert f'data-square="{square}" data-hint' in page
+    assert f'data-hint-move="{move}"' in page
+    assert page.count("data-hint ") + page.count("data-hint>") == 1
+
+
+def test_the_hint_button_is_refused_in_a_friend_game(client):
+    game, tokens = play.create_game("friend", Rules(), "dark")
+    _seated_client(client, game, tokens)
+    assert "data-hint-button" not in client.get(f"/g/{game.public_id}/").content.decode()
+    reply = client.post(f"/g/{game.public_id}/hint", headers={"HX-Request": "true"})
+    assert reply.status_code == 400
+    assert "Hints are for hot-seat games" in reply.content.decode()
+    game.refresh_from_db()
+    assert game.hint_ply is None
+
+
+def test_hint_requests_from_watchers_and_for_unknown_games_change_nothing(client):
+    game, _ = play.create_game("hotseat", Rules())
+    assert client.post(f"/g/{game.public_id}/hint").status_code == 403
+    assert client.post("/g/AAAAAAAAAAAA/hint").status_code == 404
+    assert client.get(f"/g/{game.public_id}/hint").status_code == 405
+    game.refresh_from_db()
+    assert game.hint_ply is None
