@@ -35,3 +35,14 @@ document.addEventListener("htmx:afterSettle", () => {
     if (board) board.focus();
   }
 });
+
+// A poll answered before a move was made can arrive after the move's own answer:
+// never let an older revision of the game replace a newer one.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const game = document.getElementById("game");
+  if (!game || event.detail.target !== game) return;
+  const match = /data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
+  if (match && Number(match[1]) < Number(game.dataset.revision)) {
+    event.detail.shouldSwap = false;
+  }
+});
