@@ -301,3 +301,23 @@ def test_hint_requests_from_watchers_and_for_unknown_games_change_nothing(client
     assert client.get(f"/g/{game.public_id}/hint").status_code == 405
     game.refresh_from_db()
     assert game.hint_ply is None
+
+
+def test_the_about_page_lists_the_levels_with_their_arena_elo(client, settings, tmp_path):
+    from game import views
+
+    (tmp_path / "docs").mkdir()
+    ratings = {level.id: 100 * number for number, level in enumerate(bots.LEVELS, start=1)}
+    del ratings[bots.STRONGEST.id]
+    (tmp_path / "docs" / "arena.json").write_text(json.dumps({"ratings": ratings}))
+    settings.BASE_DIR = tmp_path
+    views.arena_ratings.cache_clear()
+    try:
+        page = client.get("/about/").content.decode()
+    finally:
+        views.arena_ratings.cache_clear()
+    for number, level in enumerate(bots.LEVELS, start=1):
+        row = page.split(f'<tr data-level="{level.id}">', 1)[1].split("</tr>", 1)[0]
+        assert f"<td>{number}</td>" in row and level.name in row and level.description in row
+        elo = "not measured" if level is bots.STRONGEST else str(100 * number)
+        assert f"<td>{elo}</td>" in row
