@@ -10,11 +10,11 @@ docs/DESIGN.md ("The API for programs") lists the endpoints.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -25,6 +25,8 @@ from game.models import Game
 
 # A move is a few dozen bytes; nothing the API takes comes near this.
 MAX_BODY = 4096
+# RFC 6750: the scheme's name in any case, then the token.
+BEARER = re.compile(r"bearer +(\S+) *", re.IGNORECASE)
 
 
 class ApiError(Exception):
@@ -48,22 +50,32 @@ def endpoint(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method not in methods:
-                response = error(405, f"use {' or '.join(methods)} here")
-                response["Allow"] = ", ".join(methods)
-                return response
-            try:
-                return view(request, *args, **kwargs)
-            except ApiError as exc:
-                return error(exc.status, str(exc))
-            except play.PlayError as exc:
-                return error(exc.status, str(exc))
-            except MoveError as exc:
-                return error(400, str(exc))
+            return _answer(view, methods, request, *args, **kwargs)
 
-        return csrf_exempt(wrapped) if "POST" in methods else wrapped
+        return wrapped
 
     return decorate
+
+
+def _answer(
+    view: Callable[..., HttpResponse],
+    methods: tuple[str, ...],
+    request: HttpRequest,
+    *args: Any,
+    **kwargs: Any,
+) -> HttpResponse:
+    if request.method not in methods:
+        response = error(405, f"use {' or '.join(methods)} here")
+        response["Allow"] = ", ".join(methods)
+        return response
+    try:
+        return view(request, *args, **kwargs)
+    except ApiError as exc:
+        return error(exc.status, str(exc))
+    except play.PlayError as exc:
+        return error(exc.status, str(exc))
+    except MoveError as exc:
+        return error(400, str(exc))
 
 
 def state(game: Game) -> dict[str, Any]:
@@ -108,14 +120,10 @@ def _body(request: HttpRequest) -> dict[str, Any]:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         raise ApiError(400, "Content-Length is not a number") from None
+    # Django reads no more than the declared length, so checking it bounds the body.
     if declared > MAX_BODY:
         raise ApiError(413, f"the body is longer than {MAX_BODY} bytes")
-    try:
-        raw = request.body
-    except RequestDataTooBig:
-        raise ApiError(413, f"the body is longer than {MAX_BODY} bytes") from None
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, f"the body is longer than {MAX_BODY} bytes")
+    raw = request.body
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError):
@@ -151,10 +159,10 @@ def _rules(data: dict[str, Any]) -> Rules:
 
 
 def _token(request: HttpRequest) -> str:
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    match = BEARER.fullmatch(request.headers.get("Authorization", ""))
+    if match is None:
         raise ApiError(401, "send your seat token as Authorization: Bearer <token>")
-    return token.strip()
+    return match[1]
 
 
 def _seats(game: Game, token: str) -> dict[str, str]:
@@ -169,6 +177,7 @@ def _url(request: HttpRequest, name: str, *args: str) -> str:
     return request.build_absolute_uri(reverse(name, args=args))
 
 
+@csrf_exempt  # no cookie is read; a forged request starts a game the forger cannot see
 @endpoint("POST")
 def create(request: HttpRequest) -> HttpResponse:
     """Start a friend game or a game against the computer; 201 with the seat token."""
@@ -192,6 +201,7 @@ def create(request: HttpRequest) -> HttpResponse:
     return JsonResponse(body, status=201)
 
 
+@csrf_exempt  # no cookie is read: the invite code in the body is the credential
 @endpoint("POST")
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """Take the free seat of a friend game with its invite (the link or its code)."""
@@ -211,10 +221,11 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     )
 
 
+@csrf_exempt  # the seat is in the Authorization header, which no other site can set
 @endpoint("POST")
 def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     """Play a move for the token's seat at the ply the program saw; the new state."""
-    token = _token(request)
+    seats = _seats(_game(game_id), _token(request))
     data = _body(request)
     move = _field(data, "move", str, None) if "move" in data else None
     if move is None:
@@ -222,15 +233,14 @@ def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     if "ply" not in data:
         raise ApiError(400, "send the ply you saw as 'ply', so a stale move is never played")
     ply = _field(data, "ply", int, None)
-    seats = _seats(_game(game_id), token)
     return JsonResponse(state(play.make_move(game_id, seats, move, ply)))
 
 
+@csrf_exempt  # the seat is in the Authorization header, which no other site can set
 @endpoint("POST")
 def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     """Give the game up for the token's seat; the final state."""
-    token = _token(request)
-    seats = _seats(_game(game_id), token)
+    seats = _seats(_game(game_id), _token(request))
     return JsonResponse(state(play.resign(game_id, seats)))
 
 
@@ -251,6 +261,7 @@ def poll(request: HttpRequest, game_id: str, ply: int) -> HttpResponse:
     return JsonResponse(state(_game(game_id)))
 
 
+@csrf_exempt  # a 404 for any method, with no cookie read
 @endpoint("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 def not_found(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any other address under /api/: a JSON 404, as a program expects."""

@@ -11,7 +11,7 @@ once; a task lost with a killed worker is enqueued again by ``recover``.
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django_tasks import task
 
 from game import bots, play
@@ -51,17 +51,11 @@ def recover() -> int:
     """
     active = Game.objects.filter(status=Game.Status.ACTIVE)
     replies = active.filter(
-        Q(turn="dark", dark_level__gt="") | Q(turn="light", light_level__gt="")
+        (Q(turn="dark") & ~Q(dark_level="")) | (Q(turn="light") & ~Q(light_level=""))
     ).values_list("public_id", "ply")
-    hints = active.filter(hint_ply__isnull=False, hint="").values_list(
-        "public_id", "ply", "hint_ply"
-    )
-    count = 0
+    hints = active.filter(hint="", hint_ply=F("ply")).values_list("public_id", "ply")
     for public_id, ply in replies:
         reply.enqueue(public_id, ply)
-        count += 1
-    for public_id, ply, hint_ply in hints:
-        if ply == hint_ply:
-            hint.enqueue(public_id, ply)
-            count += 1
-    return count
+    for public_id, ply in hints:
+        hint.enqueue(public_id, ply)
+    return len(replies) + len(hints)

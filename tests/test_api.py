@@ -77,14 +77,22 @@ def test_creating_a_game_against_the_computer(client, django_capture_on_commit_c
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
-        ({"mode": "hotseat"}, 400, "'hotseat' is not a kind of game here"),
+        ({"mode": "hotseat"}, 400, "'hotseat' is not a kind of game here: use friend or computer"),
         ({"mode": 3}, 400, "'mode' must be a string"),
-        ({"mode": "computer", "level": "nobody"}, 400, "'nobody' is not a level"),
-        ({"mode": "computer"}, 400, "'' is not a level"),
-        ({"color": "green"}, 400, "'green' is not a colour"),
+        (
+            {"mode": "computer", "level": "nobody"},
+            400,
+            "'nobody' is not a level: choose one of " + ", ".join(bots.LEVEL_IDS),
+        ),
+        (
+            {"mode": "computer"},
+            400,
+            "'' is not a level: choose one of " + ", ".join(bots.LEVEL_IDS),
+        ),
+        ({"color": "green"}, 400, "'green' is not a colour: choose dark, light or random"),
         ({"rules": []}, 400, "'rules' must be an object"),
         ({"rules": {"special_stones": "yes"}}, 400, "'special_stones' must be true or false"),
-        ({"rules": {"scoring": "golf"}}, 400, "'golf' is not a scoring"),
+        ({"rules": {"scoring": "golf"}}, 400, "'golf' is not a scoring: use standard or simple"),
         ({"rules": {"wraparound": 1}}, 400, "'wraparound' must be true or false"),
         ("[1, 2]", 400, "the body must be a JSON object"),
         ("{mode: friend}", 400, "the body is not JSON"),
@@ -95,7 +103,7 @@ def test_creating_a_game_against_the_computer(client, django_capture_on_commit_c
 def test_a_bad_creation_is_refused_in_json_and_stores_nothing(client, body, status, words):
     reply = post(client, "/api/games", body)
     assert reply.status_code == status
-    assert words in reply.json()["error"]
+    assert reply.json() == {"error": words}
     assert not Game.objects.exists()
 
 
@@ -136,17 +144,32 @@ def test_moves_answer_the_new_state_and_it_is_the_games_state(client, game_for_t
     ("who", "body", "status", "words"),
     [
         ("light", {"move": "D4", "ply": 0}, 409, "it is dark's turn"),
-        ("dark", {"move": "D4", "ply": 3}, 409, "the board changed since you saw it"),
-        ("dark", {"move": "H9", "ply": 0}, 400, "H9"),
-        ("dark", {"move": "W D4", "ply": 0}, 400, "is not your opponent's stone"),
-        ("dark", {"move": "D4"}, 400, "send the ply you saw as 'ply'"),
-        ("dark", {"ply": 0}, 400, "send the move as 'move'"),
+        (
+            "dark",
+            {"move": "D4", "ply": 3},
+            409,
+            "the board changed since you saw it: look again and choose anew",
+        ),
+        ("dark", {"move": "H9", "ply": 0}, 400, "'H9' is not a move: squares run A1 to G7"),
+        ("dark", {"move": "W D4", "ply": 0}, 400, "W D4: D4 is not your opponent's stone"),
+        (
+            "dark",
+            {"move": "D4"},
+            400,
+            "send the ply you saw as 'ply', so a stale move is never played",
+        ),
+        ("dark", {"ply": 0}, 400, 'send the move as \'move\', e.g. "E4", "T E4" or "W E4"'),
         ("dark", {"move": "D4", "ply": "0"}, 400, "'ply' must be a whole number"),
         ("dark", {"move": "D4", "ply": True}, 400, "'ply' must be a whole number"),
         ("dark", {"move": ["D4"], "ply": 0}, 400, "'move' must be a string"),
         ("dark", "not json", 400, "the body is not JSON"),
         ("stranger", {"move": "D4", "ply": 0}, 403, "this token holds no seat in this game"),
-        (None, {"move": "D4", "ply": 0}, 401, "Authorization: Bearer"),
+        (
+            None,
+            {"move": "D4", "ply": 0},
+            401,
+            "send your seat token as Authorization: Bearer <token>",
+        ),
     ],
 )
 def test_a_refused_move_says_why_and_changes_nothing(
@@ -157,7 +180,7 @@ def test_a_refused_move_says_why_and_changes_nothing(
     before = snapshot(dark["id"])
     reply = post(client, f"/api/games/{dark['id']}/moves", body, tokens[who])
     assert reply.status_code == status
-    assert words in reply.json()["error"]
+    assert reply.json() == {"error": words}
     assert snapshot(dark["id"]) == before
     if status == 401:
         assert reply["WWW-Authenticate"].startswith("Bearer")
@@ -239,3 +262,88 @@ def test_the_state_replays(client, game_for_two):
         ).json()
     position = Position.replay(Rules(), state["record"])
     assert position.is_over and state["result"] == position.result
+
+
+def test_the_state_is_the_page_contracts_json(client):
+    game, tokens = play.create_game("friend", Rules(wraparound=True, scoring="simple"), "dark")
+    _, _, light = play.join(game.public_id, play.invite_code(game))
+    play.make_move(game.public_id, tokens, "A1", 0)
+    play.make_move(game.public_id, {"light": light}, "B1", 1)
+    position = Position.replay(game.rules, ["A1", "B1"])
+    assert client.get(f"/api/games/{game.public_id}").json() == {
+        "id": game.public_id,
+        "rules": {"special_stones": True, "scoring": "simple", "wraparound": True},
+        "mode": "friend",
+        "players": {"dark": {"kind": "human"}, "light": {"kind": "human"}},
+        "status": "active",
+        "record": ["A1", "B1"],
+        "ply": 2,
+        "turn": "dark",
+        "score": {"dark": 0, "light": 0},
+        "over": False,
+        "result": None,
+        "end": None,
+        "resigned": None,
+        "position": position.to_text(),
+        "legal": [str(move) for move in position.legal_moves()],
+    }
+    # On the flat board A2 would give A1 (two edges and B1) a fourth hinge.
+    assert position.is_legal("A2") and not Position.replay(Rules(), ["A1", "B1"]).is_legal("A2")
+
+
+def test_the_declared_length_is_checked_before_the_body_is_read(client, game_for_two):
+    dark, _ = game_for_two
+    path = f"/api/games/{dark['id']}/moves"
+    body = {"move": "D4", "ply": 0}
+    too_long = post(client, path, body, dark["token"], CONTENT_LENGTH="99999")
+    assert too_long.status_code == 413
+    assert too_long.json() == {"error": "the body is longer than 4096 bytes"}
+    junk = post(client, path, body, dark["token"], CONTENT_LENGTH="many")
+    assert junk.status_code == 400
+    assert junk.json() == {"error": "Content-Length is not a number"}
+    assert snapshot(dark["id"])[1] == 0
+
+
+@pytest.mark.parametrize("header", ["bearer {}", "BEARER  {}", "Bearer {} "])
+def test_the_bearer_scheme_in_any_case_and_spacing(client, game_for_two, header):
+    dark, _ = game_for_two
+    headers = {"Authorization": header.format(dark["token"])}
+    reply = client.post(
+        f"/api/games/{dark['id']}/moves",
+        json.dumps({"move": "D4", "ply": 0}),
+        content_type="application/json",
+        headers=headers,
+    )
+    assert reply.status_code == 200
+
+
+@pytest.mark.parametrize("header", ["Bearer", "Bearer a b", "Token abc", "Bearerabc"])
+def test_a_malformed_authorization_is_refused(client, game_for_two, header):
+    dark, _ = game_for_two
+    reply = client.post(
+        f"/api/games/{dark['id']}/moves",
+        json.dumps({"move": "D4", "ply": 0}),
+        content_type="application/json",
+        headers={"Authorization": header},
+    )
+    assert reply.status_code == 401
+    assert reply["WWW-Authenticate"] == 'Bearer realm="maerstanas"'
+
+
+def test_a_body_of_the_largest_length_and_an_empty_one_are_read(client, game_for_two):
+    dark, light = game_for_two
+    body = json.dumps({"move": "D4", "ply": 0})
+    padded = body[:-1] + " " * (4096 - len(body)) + "}"
+    assert len(padded.encode()) == 4096
+    path = f"/api/games/{dark['id']}/moves"
+    assert post(client, path, padded, dark["token"]).status_code == 200
+    resigned = post(client, f"/api/games/{dark['id']}/resign", "", light["token"])
+    assert resigned.status_code == 200 and resigned.json()["resigned"] == "light"
+
+
+def test_an_unknown_game_is_a_json_404_for_every_action(client):
+    for path in ("moves", "resign", "join"):
+        reply = post(client, f"/api/games/AAAAAAAAAAAA/{path}", {"invite": "x"}, "t" * 32)
+        assert reply.status_code == 404
+        assert reply.json() == {"error": "there is no such game"}
+    assert client.get("/api/games/AAAAAAAAAAAA").json() == {"error": "there is no such game"}

@@ -189,24 +189,36 @@ def test_a_hint_for_a_position_left_behind_is_dropped():
 # --- Recovery and the worker ---------------------------------------------------------
 
 
-def test_recover_enqueues_the_replies_and_hints_still_due():
+def test_recover_enqueues_the_replies_and_hints_still_due(django_capture_on_commit_callbacks):
     due, tokens = against_computer("dark")
     play.make_move(due.public_id, tokens, "D4", 0)
-    waiting, waiting_tokens = against_computer("dark")  # the person is to move
+    due_dark, _ = against_computer("light")  # the computer plays dark: it is to move
+    waiting, _ = against_computer("dark")  # the person is to move
     hinted, hinted_tokens = play.create_game("hotseat", Rules())
     play.ask_hint(hinted.public_id, hinted_tokens)
     stale_hint, stale_tokens = play.create_game("hotseat", Rules())
     play.ask_hint(stale_hint.public_id, stale_tokens)
     play.make_move(stale_hint.public_id, stale_tokens, "D4", 0)
+    given, given_tokens = play.create_game("hotseat", Rules())
+    play.ask_hint(given.public_id, given_tokens)
+    play.give_hint(given.public_id, 0, "D4")
     over, over_tokens = against_computer("dark")
     play.make_move(over.public_id, over_tokens, "D4", 0)
     play.resign(over.public_id, over_tokens)
     DBTaskResult.objects.all().delete()
 
-    assert computer.recover() == 2
-    assert queued("reply") == [[due.public_id, 1]]
+    assert computer.recover() == 3
+    assert sorted(queued("reply")) == sorted([[due.public_id, 1], [due_dark.public_id, 0]])
     assert queued("hint") == [[hinted.public_id, 0]]
     assert waiting.public_id not in json.dumps(queued("reply"))
+
+
+def test_the_worker_looks_for_work_five_times_a_second():
+    from game.management.commands.worker import Command
+
+    parser = Command().create_parser("manage.py", "worker")
+    assert parser.parse_args([]).interval == 0.2
+    assert parser.parse_args(["--interval", "2"]).interval == 2
 
 
 @pytest.mark.django_db(transaction=True)

@@ -11,6 +11,12 @@ Each level is a way of choosing a move (``choose_move``):
 
 The arena (``make arena``) measures them against each other and against the
 reference players of ``reference``.
+
+The search tree is not kept from one move to the next. The site's workers think
+for many games in turn, in several processes, so a kept tree would seldom be in
+the process that thinks of the game's next move; and of a second's tree, the
+part below the opponent's actual reply is small (the reply is one of some thirty,
+seldom searched deep), worth a few percent of the next second's playouts.
 """
 
 from __future__ import annotations
