@@ -158,6 +158,18 @@ def test_a_hint_is_asked_once_and_marks_the_strongest_levels_move(
     play.make_move(game.public_id, tokens, move, 1)
     game.refresh_from_db()
     assert not game.hint_asked  # a hint stands for its position only
+    play.ask_hint(game.public_id, tokens)  # asked anew: the old move is not shown
+    game.refresh_from_db()
+    assert (game.hint_ply, game.hint) == (2, "")
+
+
+def test_a_hint_is_given_once():
+    game, tokens = play.create_game("hotseat", Rules())
+    play.ask_hint(game.public_id, tokens)
+    assert play.give_hint(game.public_id, 0, "D4") is not None
+    assert play.give_hint(game.public_id, 0, "A1") is None
+    game.refresh_from_db()
+    assert game.hint == "D4"
 
 
 def test_hints_are_refused_in_friend_games_to_watchers_and_out_of_turn():
@@ -257,10 +269,15 @@ def test_the_form_lists_every_level_and_refuses_a_missing_or_unknown_one(client)
     page = client.get("/").content.decode()
     for level in bots.LEVELS:
         assert f'value="{level.id}"' in page and level.description in page
-    for data in ({"mode": "computer", "level": ""}, {"mode": "computer", "level": "nobody"}):
+    for data, words in (
+        ({"mode": "computer", "level": ""}, "Choose the computer&#x27;s level."),
+        ({"mode": "computer", "level": "nobody"}, "Select a valid choice."),
+    ):
         reply = client.post("/", data | {"color": "dark", "scoring": "standard"})
         assert reply.status_code == 400
-        assert 'role="alert"' in reply.content.decode()
+        fieldset = reply.content.decode().split("The computer's level", 1)[1]
+        fieldset = fieldset.split("</fieldset>", 1)[0]
+        assert f'<p class="error" role="alert">{words}' in fieldset
     assert not Game.objects.exists()
 
 

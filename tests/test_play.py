@@ -350,6 +350,12 @@ def _logged_ahead() -> tuple[str, dict[str, str]]:
     return game.public_id, tokens
 
 
+def _computer_first() -> tuple[str, dict[str, str]]:
+    """A game the computer opens as dark: the person, light, waits."""
+    game, tokens = play.create_game("computer", Rules(), "light", level="cild")
+    return game.public_id, tokens
+
+
 def _friend_game() -> Game:
     return play.create_game("friend", Rules(), "dark")[0]
 
@@ -410,6 +416,20 @@ REFUSALS = {
         lambda: play.rematch(_ended()[0], {}),
         "only the players of this game can start a rematch",
     ),
+    "unknown level": (
+        lambda: play.create_game("computer", Rules(), "dark", level="nobody"),
+        "'nobody' is not a level: choose one of cild, ceorl, cniht, thegn, ealdor, wita",
+    ),
+    "hint after the end": (lambda: play.ask_hint(*_ended()), "the game is over"),
+    "hint in a friend game": (
+        lambda: play.ask_hint(_friend_game().public_id, {}),
+        "hints are for hot-seat games and games against the computer",
+    ),
+    "watcher asks a hint": (
+        lambda: play.ask_hint(_started()[0], {}),
+        "you are watching this game: only its players can ask for a hint",
+    ),
+    "hint out of turn": (lambda: play.ask_hint(*_computer_first()), "it is dark's turn"),
 }
 
 
