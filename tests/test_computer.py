@@ -310,6 +310,10 @@ def test_the_hint_button_asks_and_the_board_marks_the_move(client):
     assert f'data-square="{square}" data-hint' in page
     assert f'data-hint-move="{move}"' in page
     assert page.count("data-hint ") + page.count("data-hint>") == 1
+    client.post(f"/g/{game.public_id}/move", {"move": move, "ply": "0"})
+    page = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "data-hint-move" not in page and "data-hint " not in page  # it was for ply 0
+    assert "data-hint-button" in page
 
 
 def test_the_hint_button_is_refused_in_a_friend_game(client):
