@@ -49,21 +49,21 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "cild",
         "Cild",
-        "A child: plays moves that look good at a glance, and many that do not.",
+        "Plays like a child: moves that look good at a glance, and many that do not.",
         0.01,
         "weighted",
     ),
     Level(
         "ceorl",
         "Ceorl",
-        "A farmer: always takes the most points it can get at once.",
+        "Plays like a farmer: always takes the most points it can get at once.",
         0.01,
         "greedy",
     ),
     Level(
         "cniht",
         "Cniht",
-        "A squire: plays out a hundred and fifty games before each move.",
+        "Plays like a squire: tries a hundred and fifty games before each move.",
         0.03,
         "search",
         playouts=150,
@@ -71,7 +71,7 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "thegn",
         "Þegn",
-        "A thane: plays out five hundred games a move and sees the end coming.",
+        "Plays like a thane: tries five hundred games a move and sees the end coming.",
         0.1,
         "search",
         playouts=500,
@@ -80,7 +80,7 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "ealdor",
         "Ealdormann",
-        "A lord: fifteen hundred games a move, and a perfect endgame.",
+        "Plays like a lord: fifteen hundred games a move, and a perfect endgame.",
         0.3,
         "search",
         playouts=1500,
@@ -89,7 +89,7 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "wita",
         "Wita",
-        "The wise one: searches for a full second, and proves the endgame.",
+        "Plays like the wise: searches for a full second and proves the endgame.",
         1.0,
         "search",
         solver=True,
