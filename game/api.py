@@ -49,8 +49,8 @@ def endpoint(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            return _answer(view, methods, request, *args, **kwargs)
+        def wrapped(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+            return _answer(view, methods, request, **kwargs)
 
         return wrapped
 
@@ -61,7 +61,6 @@ def _answer(
     view: Callable[..., HttpResponse],
     methods: tuple[str, ...],
     request: HttpRequest,
-    *args: Any,
     **kwargs: Any,
 ) -> HttpResponse:
     if request.method not in methods:
@@ -69,7 +68,7 @@ def _answer(
         response["Allow"] = ", ".join(methods)
         return response
     try:
-        return view(request, *args, **kwargs)
+        return view(request, **kwargs)
     except ApiError as exc:
         return error(exc.status, str(exc))
     except play.PlayError as exc:

@@ -347,3 +347,24 @@ def test_an_unknown_game_is_a_json_404_for_every_action(client):
         assert reply.status_code == 404
         assert reply.json() == {"error": "there is no such game"}
     assert client.get("/api/games/AAAAAAAAAAAA").json() == {"error": "there is no such game"}
+
+
+def test_a_wrong_method_is_told_the_right_ones(client):
+    reply = client.get("/api/games")
+    assert reply.status_code == 405
+    assert reply.json() == {"error": "use POST here"}
+    assert reply["Allow"] == "POST"
+    traced = client.generic("TRACE", "/api/nothing")
+    assert traced.status_code == 405
+    every = "GET or POST or PUT or PATCH or DELETE or HEAD or OPTIONS"
+    assert traced.json() == {"error": f"use {every} here"}
+    assert traced["Allow"] == "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
+
+
+def test_an_empty_body_is_an_empty_object_and_a_deep_one_is_refused(client):
+    created = new_friend_game(client)
+    reply = post(client, f"/api/games/{created['id']}/join", "")
+    assert reply.json() == {"error": "send the invite link or its code as 'invite'"}
+    deep = post(client, f"/api/games/{created['id']}/join", "[" * 3000)
+    assert deep.status_code == 400
+    assert deep.json() == {"error": "the body is nested too deep"}

@@ -23,4 +23,4 @@ class Command(db_worker.Command):
         count = computer.recover()
         if count:
             self.stdout.write(f"Enqueued again {count} computer moves and hints left undone.")
-        super().handle(*args, **options)
+        super().handle(**options)
