@@ -82,6 +82,20 @@ def prepare(env: dict[str, str]) -> None:
         )
 
 
+def stop_group(process: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> None:
+    """Send ``sig`` to a process started in its own session and to its children; if
+    they are not gone within 10 s, kill them."""
+    if process is None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, sig)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
 @dataclass
 class Server:
     """A gunicorn serving the site on a loopback port."""
@@ -132,15 +146,7 @@ class Server:
         return total
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, sig)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        stop_group(self.process, sig)
         self.process = None
 
 
@@ -165,13 +171,5 @@ class Worker:
         return self
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, sig)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        stop_group(self.process, sig)
         self.process = None
