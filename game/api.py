@@ -14,9 +14,12 @@ import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit
 
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 
 from game import play
@@ -114,7 +117,11 @@ def _game(game_id: str) -> Game:
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
-    """The request's JSON object; 413 when it is too long, 400 when it is not one."""
+    """The request's JSON object; 411 in chunks, 413 too long, 400 when it is not one."""
+    # Django reads a body only as far as its Content-Length: a chunked one would be
+    # read as empty and the program's fields silently dropped.
+    if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        raise ApiError(411, "send the body with a Content-Length, not in chunks")
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -205,7 +212,8 @@ def create(request: HttpRequest) -> HttpResponse:
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """Take the free seat of a friend game with its invite (the link or its code)."""
     invite = _field(_body(request), "invite", str, "")
-    code = invite.strip().rstrip("/").rsplit("/", 1)[-1]
+    # The link's last path segment, so a query or fragment pasted with it does no harm.
+    code = urlsplit(invite.strip()).path.rstrip("/").rsplit("/", 1)[-1]
     if not code:
         raise ApiError(400, "send the invite link or its code as 'invite'")
     _game(game_id)
@@ -265,3 +273,23 @@ def poll(request: HttpRequest, game_id: str, ply: int) -> HttpResponse:
 def not_found(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any other address under /api/: a JSON 404, as a program expects."""
     raise ApiError(404, "there is no such API endpoint: see docs/DESIGN.md")
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 400 (a Host it does not serve, a request it cannot read): JSON under /api/."""
+    if not _is_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, DisallowedHost):
+        return error(400, "this server does not answer to that host name")
+    return error(400, "the server cannot read this request")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The site's 500: JSON under /api/, so a program never has to read an HTML page."""
+    if not _is_api(request):
+        return defaults.server_error(request)
+    return error(500, "the server failed to answer: look at the game again before you retry")

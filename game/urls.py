@@ -26,5 +26,6 @@ urlpatterns = [
     path("api/games/<game:game_id>/moves", api.moves, name="api-moves"),
     path("api/games/<game:game_id>/resign", api.resign, name="api-resign"),
     path("api/games/<game:game_id>/poll/<int:ply>", api.poll, name="api-poll"),
-    re_path(r"^api/(?P<path>.*)$", api.not_found),
+    # Any other path under api/, a newline in it included (which "." would not match).
+    re_path(r"^api/(?P<path>[\s\S]*)\Z", api.not_found),
 ]

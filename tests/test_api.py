@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
+from django.core.exceptions import SuspiciousOperation
+from django.test import Client, RequestFactory
 
-from game import bots, computer, play
+from game import api, bots, computer, play
 from game.engine import Position, Rules
 from game.models import Game
 
@@ -368,3 +369,67 @@ def test_an_empty_body_is_an_empty_object_and_a_deep_one_is_refused(client):
     deep = post(client, f"/api/games/{created['id']}/join", "[" * 3000)
     assert deep.status_code == 400
     assert deep.json() == {"error": "the body is nested too deep"}
+
+
+def test_a_chunked_body_is_refused_rather_than_read_as_empty(client, game_for_two):
+    dark, _ = game_for_two
+    before = snapshot(dark["id"])
+    chunked = {"HTTP_TRANSFER_ENCODING": "chunked"}
+    reply = post(
+        client, f"/api/games/{dark['id']}/moves", {"move": "D4", "ply": 0}, dark["token"], **chunked
+    )
+    assert reply.status_code == 411
+    assert reply.json() == {"error": "send the body with a Content-Length, not in chunks"}
+    assert snapshot(dark["id"]) == before
+    created = post(
+        client, "/api/games", {"mode": "computer", "level": bots.LEVEL_IDS[0]}, **chunked
+    )
+    assert created.status_code == 411 and Game.objects.count() == 1
+
+
+def test_an_invite_link_with_a_query_and_fragment_joins(client):
+    created = new_friend_game(client)
+    link = created["invite_url"] + "?from=mail#seat"
+    joined = post(client, f"/api/games/{created['id']}/join", {"invite": f"  {link} "})
+    assert joined.status_code == 200 and joined.json()["color"] == "light"
+
+
+def test_a_host_the_site_does_not_serve_is_a_json_400_under_api_only(client, game_for_two):
+    dark, _ = game_for_two
+    before = snapshot(dark["id"])
+    reply = post(
+        client,
+        f"/api/games/{dark['id']}/moves",
+        {"move": "D4", "ply": 0},
+        dark["token"],
+        HTTP_HOST="evil.example",
+    )
+    assert reply.status_code == 400
+    assert reply.json() == {"error": "this server does not answer to that host name"}
+    assert snapshot(dark["id"]) == before
+    page = client.get(f"/g/{dark['id']}/", HTTP_HOST="evil.example")
+    assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
+
+
+def test_a_request_the_server_cannot_read_is_a_json_400_under_api():
+    request = RequestFactory().get("/api/games")
+    reply = api.bad_request(request, SuspiciousOperation("too many fields"))
+    assert reply.status_code == 400
+    assert json.loads(reply.content) == {"error": "the server cannot read this request"}
+
+
+def test_a_failure_under_api_is_json_and_elsewhere_the_sites_page(client, monkeypatch):
+    created = new_friend_game(client)
+
+    def broken(game: Game) -> dict:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(api, "state", broken)
+    failing = Client(raise_request_exception=False)
+    reply = failing.get(f"/api/games/{created['id']}")
+    assert reply.status_code == 500
+    assert reply.json() == {
+        "error": "the server failed to answer: look at the game again before you retry"
+    }
+    page = api.server_error(RequestFactory().get(f"/g/{created['id']}/"))
+    assert page.status_code == 500 and b"<html" in page.content.lower()

@@ -38,7 +38,8 @@ character), ``.invite`` (and ``.invite_upper``, ``.invite_chopped``), ``.dark_to
 about one of them; ``{x4000}`` is 4000 x's.
 
 Every case must end in one of its ``expect`` statuses, never in a 5xx, and must leave
-every game and every move exactly as it was.
+every game and every move exactly as it was. A refusal under ``/api/`` is JSON
+``{"error": "..."}``.
 """
 
 from __future__ import annotations
@@ -406,6 +407,10 @@ def test_hostile_request_is_refused_and_changes_nothing(case, world):
     assert first.status_code < 500, f"{answer}\n{body[:2000]}"
     assert response.status_code < 500, f"{answer}\n{body[:2000]}"
     assert response.status_code in case["expect"], f"{answer}\n{body[:2000]}"
+    if fill(case["path"], values).startswith("/api/") and response.status_code >= 400:
+        # A program reads every refusal of the API as JSON, never as an HTML page.
+        assert response["Content-Type"] == "application/json", f"{answer}\n{body[:2000]}"
+        assert json.loads(body)["error"] if case.get("method") != "HEAD" else not body
     if response.status_code == 200:
         wanted = fill(case["message"], values)
         wanted = wanted if isinstance(wanted, list) else [wanted]
