@@ -1,8 +1,8 @@
 """The arena: computer players against each other, with a cross-table of the results.
 
-    python -m bench.arena                       # the ladder and the goals, 200 games each
+    python -m bench.arena          # the ladder, and the goals at 1 s and 0.25 s: 200 games each
     python -m bench.arena wita@0.25:uct@0.25 cild:random --games 100
-    python -m bench.arena --ratings docs/arena.json   # also save the levels' Elo
+    python -m bench.arena --json docs/arena.json   # also save the results and the Elo
 
 A player is a level id (``cild`` … ``wita``), a reference player (``random``,
 ``heuristic``, ``aelfric``, ``uct``), or either with ``@seconds`` for a time a
@@ -50,9 +50,14 @@ def ladder() -> list[str]:
 
 
 def goals(seconds: float) -> list[str]:
-    """The strongest level against Aelfric and plain UCT, at ``seconds`` a move."""
+    """The strongest level at ``seconds`` a move against Aelfric, against plain UCT given
+    the same time, and (the moonshot) against plain UCT given four times as long."""
     strongest = f"{bots.STRONGEST.id}@{seconds:g}"
-    return [f"{strongest}:aelfric", f"{strongest}:uct@{seconds:g}"]
+    return [
+        f"{strongest}:aelfric",
+        f"{strongest}:uct@{seconds:g}",
+        f"{strongest}:uct@{4 * seconds:g}",
+    ]
 
 
 def move_of(player: str, position: Position, rng: random.Random) -> Move:
@@ -71,6 +76,8 @@ def move_of(player: str, position: Position, rng: random.Random) -> Move:
 
 
 def check_player(player: str) -> str:
+    """``player`` if it names a level or a reference player; raises
+    ``ArgumentTypeError`` (or ``ValueError`` for a time that is not a number) if not."""
     name, _, seconds = player.partition("@")
     if name not in REFERENCES and name != "uct" and name not in bots.LEVEL_IDS:
         raise argparse.ArgumentTypeError(f"{player!r} is not a player")
@@ -113,6 +120,8 @@ def play_game(pairing: str, index: int, rules: Rules, seed: int) -> Game:
 
 @dataclass
 class Row:
+    """A pairing's results so far, for the first player."""
+
     pairing: str
     wins: int = 0
     ties: int = 0
@@ -127,15 +136,45 @@ class Row:
     def score(self) -> float:
         return (self.wins + self.ties / 2) / self.games
 
+    @property
+    def clipped(self) -> bool:
+        """True when the score is 0 or 1, which has no finite Elo."""
+        return self.wins == self.games or self.losses == self.games
+
     def elo(self) -> tuple[float, float, float]:
-        """The Elo difference the score means, and its 95% interval (normal
-        approximation of the mean score; scores of 0 or 1 are held half a game in)."""
+        """The Elo difference the score means, and its 95% interval.
+
+        The interval is the normal approximation of the mean score, from the standard
+        error of the per-game scores (1, ½, 0). A score of 0 or 1 is held half a game
+        in (and its per-game spread taken as that score's), so that it has an Elo.
+        """
         n = self.games
         p = min(max(self.score, 0.5 / n), 1 - 0.5 / n)
         mean_square = (self.wins + self.ties / 4) / n
-        sd = math.sqrt(max(mean_square - self.score**2, p * (1 - p) / n) / n)
-        low, high = max(p - 1.96 * sd, 0.5 / n), min(p + 1.96 * sd, 1 - 0.5 / n)
+        variance = mean_square - self.score**2 or p * (1 - p)
+        error = 1.96 * math.sqrt(variance / n)
+        low, high = max(p - error, 0.5 / n), min(p + error, 1 - 0.5 / n)
         return _elo(p), _elo(low), _elo(high)
+
+    def as_dict(self) -> dict[str, object]:
+        """The row as plain values, for ``--json``."""
+        first, second = self.pairing.split(":")
+        elo, low, high = self.elo()
+        return {
+            "pairing": self.pairing,
+            "games": self.games,
+            "wins": self.wins,
+            "ties": self.ties,
+            "losses": self.losses,
+            "score": round(self.score, 4),
+            "elo": round(elo),
+            "elo_95": [round(low), round(high)],
+            "elo_clipped": self.clipped,
+            "seconds_per_move": {
+                first: round(self.mean_seconds(first), 4),
+                second: round(self.mean_seconds(second), 4),
+            },
+        }
 
     def mean_seconds(self, player: str) -> float:
         total, moves = self.time.get(player, [0.0, 0])
@@ -147,6 +186,8 @@ def _elo(score: float) -> float:
 
 
 def run(pairings: list[str], games: int, rules: Rules, seed: int, jobs: int) -> list[Row]:
+    """Play ``games`` games of each pairing on ``jobs`` processes, reporting progress on
+    stderr; the pairings' games are interleaved so that each row fills up evenly."""
     rows = {pairing: Row(pairing) for pairing in pairings}
     work = [(pairing, index) for index in range(games) for pairing in pairings]
     done = 0
@@ -172,6 +213,7 @@ def run(pairings: list[str], games: int, rules: Rules, seed: int, jobs: int) -> 
 
 
 def table(rows: list[Row]) -> str:
+    """The cross-table, one row a pairing."""
     lines = [
         f"{'pairing':<28} {'games':>5} {'W':>4} {'T':>4} {'L':>4} {'score':>7} "
         f"{'Elo':>6} {'95% interval':>15} {'s/move':>14}",
@@ -183,8 +225,10 @@ def table(rows: list[Row]) -> str:
         lines.append(
             f"{first + ' v ' + second:<28} {row.games:>5} {row.wins:>4} {row.ties:>4} "
             f"{row.losses:>4} {row.score:>6.1%} {elo:>+6.0f} {f'[{low:+.0f}, {high:+.0f}]':>15} "
-            f"{times:>14}"
+            f"{times:>14}{' *' if row.clipped else ''}"
         )
+    if any(row.clipped for row in rows):
+        lines.append("* a score of 0% or 100%: its Elo is that of half a game less (or more)")
     return "\n".join(lines)
 
 
@@ -207,15 +251,27 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pairings", nargs="*", help="first:second, e.g. wita@1:uct@1")
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=1.0, help="for the default goals")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        nargs="+",
+        default=[1.0, 0.25],
+        help="the strongest level's times a move in the default goals (1 and 0.25)",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-special-stones", action="store_true")
     parser.add_argument("--scoring", choices=SCORINGS, default="standard")
     parser.add_argument("--wraparound", action="store_true")
-    parser.add_argument("--ratings", help="write the ladder's Elo and the table to this file")
+    parser.add_argument(
+        "--json",
+        "--ratings",
+        dest="json",
+        metavar="PATH",
+        help="also write the results and the ladder's Elo to this file (docs/arena.json)",
+    )
     args = parser.parse_args(argv)
-    pairings = args.pairings or [*ladder(), *goals(args.seconds)]
+    pairings = args.pairings or [*ladder(), *(p for s in args.seconds for p in goals(s))]
     for pairing in pairings:
         if pairing.count(":") != 1:
             parser.error(f"{pairing!r} is not a pairing: write first:second")
@@ -236,13 +292,21 @@ def main(argv: list[str] | None = None) -> None:
     found = ratings(rows)
     if found:
         print("Elo, random = 0: " + ", ".join(f"{k} {v:+d}" for k, v in found.items()))
-    if args.ratings:
+    if args.json:
         record = {
-            "command": "python -m bench.arena " + " ".join(argv or sys.argv[1:]),
+            "command": "python -m bench.arena " + " ".join(sys.argv[1:] if argv is None else argv),
+            "rules": {
+                "special_stones": rules.special_stones,
+                "scoring": rules.scoring,
+                "wraparound": rules.wraparound,
+            },
+            "jobs": args.jobs,
+            "seed": args.seed,
             "ratings": found,
+            "rows": [row.as_dict() for row in rows],
             "table": table(rows).splitlines(),
         }
-        with open(args.ratings, "w", encoding="utf-8") as file:
+        with open(args.json, "w", encoding="utf-8") as file:
             json.dump(record, file, indent=2, ensure_ascii=False)
             file.write("\n")
 

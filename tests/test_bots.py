@@ -6,12 +6,13 @@ from __future__ import annotations
 import functools
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 
 from game import bots
 from game.bots import reference, search
-from game.engine import PASS, Color, Position, Rules
+from game.engine import PASS, Color, Move, Position, Rules
 from tests.support.diagrams import CHECKERBOARD, board
 
 RULE_SETS = [
@@ -83,7 +84,7 @@ def test_a_seed_repeats_a_level_counted_in_playouts(level):
     position = midgame(Rules(), 12, seed=4)
     moves = {bots.choose_move(position, level, seed=7) for _ in range(3)}
     assert len(moves) == 1
-    others = {bots.choose_move(position, level, seed=seed) for seed in range(12)}
+    others = {bots.choose_move(position, level, seed=seed) for seed in range(5)}
     assert position.is_legal(moves.pop()) and all(map(position.is_legal, others))
 
 
@@ -136,6 +137,57 @@ def test_the_solver_agrees_with_exhaustive_minimax(rules, seed):
     move, value = proof
     assert value == minimax(position)
     assert -minimax(position.play(move)) == value  # the move keeps the proven result
+
+
+def reachable_margins(position: Position) -> frozenset[int]:
+    """Every final margin (dark's points minus light's) some line of play reaches."""
+
+    @functools.cache
+    def margins(pos: Position) -> frozenset[int]:
+        moves = pos.legal_moves()
+        if not moves:
+            dark, light = pos.score()
+            return frozenset({dark - light})
+        return frozenset().union(*(margins(pos.play(move)) for move in moves))
+
+    return margins(position)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+def test_the_bitboard_playout_ends_where_the_rules_can_end(rules):
+    positions = [near_the_end(rules, 7, seed) for seed in range(3)]
+    if not rules.wraparound:  # the checkerboard is no dead end on the torus
+        positions.append(board(CHECKERBOARD, "d", "t", rules=rules))  # dark passes at once
+    rng = random.Random(3)
+    for position in positions:
+        reachable = reachable_margins(position)
+        seen = set()
+        for samples, uniform in ((1, True), (3, False), (2, True)):
+            for _ in range(30):
+                seen.add(search.playout(position, rng, samples, uniform=uniform))
+        assert seen <= reachable, position
+        assert len(seen) >= min(2, len(reachable)), position  # the playouts do differ
+
+
+def test_progressive_widening_keeps_the_root_narrow():
+    position = midgame(Rules(), 6, seed=2)
+    roots = []
+    original = search.Node.__init__
+
+    def remember_root(node, pos, move, bias):
+        original(node, pos, move, bias)
+        if move is None:
+            roots.append(node)
+
+    search.Node.__init__ = remember_root
+    try:
+        search.mcts(position, random.Random(1), playouts=400)
+        search.mcts(position, random.Random(1), playouts=400, widening=None)
+    finally:
+        search.Node.__init__ = original
+    narrow, wide = (len(root.children) for root in roots)
+    assert narrow <= 1 + 20  # 1 + √400
+    assert wide == min(400, len(position.legal_moves()))
 
 
 def test_the_solver_gives_up_at_its_deadline_or_node_budget():
@@ -214,25 +266,38 @@ def test_reference_players_play_legal_moves(player):
         assert position.is_legal(move)
 
 
-def test_the_weakest_level_beats_random_and_the_next_beats_it():
-    def wins(first: str, second, games: int) -> float:
-        points = 0.0
-        for index in range(games):
-            rng = random.Random(index)
-            players = [first, second] if index % 2 == 0 else [second, first]
-            position = Position.start()
-            while not position.is_over:
-                player = players[position.ply % 2]
-                move = (
-                    bots.choose_move(position, player, seed=rng.randrange(1 << 30))
-                    if isinstance(player, str)
-                    else player(position, rng)
+def score(first: str, second: str | Callable[..., Move], games: int, seconds=None) -> float:
+    """The first player's score (a tie counts half) over ``games`` games from the start,
+    colours alternating, each game seeded by its number."""
+    points = 0.0
+    for index in range(games):
+        rng = random.Random(index)
+        players = [first, second] if index % 2 == 0 else [second, first]
+        position = Position.start()
+        while not position.is_over:
+            player = players[position.ply % 2]
+            move = (
+                bots.choose_move(
+                    position,
+                    player,
+                    seconds=seconds if player == first else None,
+                    seed=rng.randrange(1 << 30),
                 )
-                position = position.play(move)
-            dark, light = position.score()
-            mine = (dark - light) * (1 if index % 2 == 0 else -1)
-            points += 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
-        return points / games
+                if isinstance(player, str)
+                else player(position, rng)
+            )
+            position = position.play(move)
+        dark, light = position.score()
+        mine = (dark - light) * (1 if index % 2 == 0 else -1)
+        points += 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
+    return points / games
 
-    assert wins(bots.LEVEL_IDS[0], reference.random_move, 20) >= 0.7
-    assert wins(bots.LEVEL_IDS[1], bots.LEVEL_IDS[0], 20) >= 0.7
+
+def test_the_weakest_level_beats_random_and_the_next_beats_it():
+    assert score(bots.LEVEL_IDS[0], reference.random_move, 20) >= 0.7
+    assert score(bots.LEVEL_IDS[1], bots.LEVEL_IDS[0], 20) >= 0.7
+
+
+@pytest.mark.slow
+def test_the_strongest_level_beats_random_every_game():
+    assert score(bots.STRONGEST.id, reference.random_move, 4, seconds=0.1) == 1.0

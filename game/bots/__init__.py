@@ -12,11 +12,13 @@ Each level is a way of choosing a move (``choose_move``):
 The arena (``make arena``) measures them against each other and against the
 reference players of ``reference``.
 
-The search tree is not kept from one move to the next. The site's workers think
-for many games in turn, in several processes, so a kept tree would seldom be in
-the process that thinks of the game's next move; and of a second's tree, the
-part below the opponent's actual reply is small (the reply is one of some thirty,
-seldom searched deep), worth a few percent of the next second's playouts.
+The search tree is not kept from one move to the next, because it would not pay.
+Measured over self-play games at 0.25 s a move, the subtree below the move played
+and the opponent's reply held on average 5% of the next search's iterations: none
+before the twentieth move (the reply is one of some forty, seldom searched), a few
+percent later, and only near the end, where the solver takes over anyway, up to a
+half. The site's workers, besides, think for many games in several processes, so a
+kept tree would seldom be in the process that thinks of the game's next move.
 """
 
 from __future__ import annotations

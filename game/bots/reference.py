@@ -46,10 +46,13 @@ def weight(position: Position, move: Move) -> int:
 
 
 def random_move(position: Position, rng: random.Random) -> Move:
+    """Any legal move, uniformly. Raises ``ValueError`` when the game is over."""
     return rng.choice(_legal(position))
 
 
 def heuristic_move(position: Position, rng: random.Random) -> Move:
+    """The legal move of the highest ``weight``, ties at random. Raises ``ValueError``
+    when the game is over."""
     moves = _legal(position)
     weights = [weight(position, move) for move in moves]
     top = max(weights)
@@ -57,12 +60,16 @@ def heuristic_move(position: Position, rng: random.Random) -> Move:
 
 
 def weighted_move(position: Position, rng: random.Random) -> Move:
-    """A move drawn with probability proportional to its weight."""
+    """A move drawn with probability proportional to its weight. Raises ``ValueError``
+    when the game is over."""
     moves = _legal(position)
     return rng.choices(moves, weights=[weight(position, move) for move in moves])[0]
 
 
 def aelfric_move(position: Position, rng: random.Random, playouts: int = 10) -> Move:
+    """The first move of the best-ending of ``playouts`` weighted playouts (best for the
+    side to move: its result, then its margin; the earliest on a tie). Raises
+    ``ValueError`` when the game is over."""
     moves = _legal(position)
     if len(moves) == 1:
         return moves[0]
@@ -82,6 +89,11 @@ def aelfric_move(position: Position, rng: random.Random, playouts: int = 10) -> 
 
 
 def uct_move(position: Position, rng: random.Random, seconds: float) -> Move:
+    """Plain UCT for ``seconds``: the bound mean + C·√(ln N / n) with C = 1 (UCB1's √2
+    is the bound for any rewards in [0, 1]; a smaller C is the usual, fairer setting
+    for game trees), every move tried once before any twice, uniformly random
+    playouts, win 1, tie ½, loss 0, no evaluation, no solver; the most visited move.
+    Raises ``ValueError`` when the game is over."""
     deadline = time.perf_counter() + seconds
     return mcts(
         position,
@@ -90,6 +102,8 @@ def uct_move(position: Position, rng: random.Random, seconds: float) -> Move:
         use_bias=False,
         exploration=1.0,
         policy=1,
+        uniform=True,
+        widening=None,
         margin_weight=0.0,
     )[0]
 
