@@ -50,7 +50,7 @@ format: $(BIN)/.installed-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-## Engine speed: random playouts per second through the public API.
+## Engine speed: random playouts a second through the public API, and the search's speed.
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench.engine --all
 

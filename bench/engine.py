@@ -1,8 +1,12 @@
-"""Engine benchmark: random playouts per second through the public API.
+"""Engine benchmark: random playouts per second through the public API, and the
+computer players' search speed.
 
 Run ``python -m bench.engine`` (``--help`` for options). Each playout starts from
 ``Position.start(rules)`` and plays ``random.choice(pos.legal_moves())`` until
-``pos.is_over``, exactly as a bot's playout would.
+``pos.is_over``, as a program using the engine's public API would. The search's
+own figures follow: its guided playouts on the bitboards (``search.playout``) and
+whole MCTS iterations (tree walk, expansion, playout, update), both from the
+start position, on one core.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import random
 import statistics
 import time
 
+from game.bots import search
 from game.engine import Position, Rules
 
 
@@ -38,6 +43,23 @@ def measure(rules: Rules, seconds: float, seed: int) -> tuple[float, float]:
             return games / (now - started), plies / games
 
 
+def measure_search(rules: Rules, seconds: float, seed: int) -> tuple[float, float]:
+    """Guided playouts a second, and MCTS iterations a second, from the start position."""
+    rng = random.Random(seed)
+    start = Position.start(rules)
+    playouts = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(100):
+            search.playout(start, rng, search.PLAYOUT_SAMPLES)
+        playouts += 100
+    playout_rate = playouts / (time.perf_counter() - started)
+    started = time.perf_counter()
+    _, iterations = search.mcts(start, rng, deadline=started + seconds)
+    return playout_rate, iterations / (time.perf_counter() - started)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print playouts per second for each rule set (best and median of the rounds)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -62,6 +84,13 @@ def main(argv: list[str] | None = None) -> None:
             f"{name:20} {max(rates):8,.0f} playouts/s best, "
             f"{statistics.median(rates):8,.0f} median "
             f"({args.rounds}×{args.seconds:g}s, {mean_plies:.1f} plies a game)"
+        )
+    for name, rules in rule_sets.items():
+        rounds = [measure_search(rules, args.seconds, args.seed + n) for n in range(args.rounds)]
+        playouts, iterations = zip(*rounds, strict=True)
+        print(
+            f"{name:20} {statistics.median(playouts):8,.0f} guided playouts/s, "
+            f"{statistics.median(iterations):8,.0f} MCTS iterations/s (search, median)"
         )
 
 
