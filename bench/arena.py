@@ -3,6 +3,7 @@
     python -m bench.arena          # the ladder, and the goals at 1 s and 0.25 s: 200 games each
     python -m bench.arena wita@0.25:uct@0.25 cild:random --games 100
     python -m bench.arena --json docs/arena.json   # also save the results and the Elo
+    python -m bench.arena thegn:cniht --json docs/arena.json --update  # redo some rows
 
 A player is a level id (``cild`` … ``wita``), a reference player (``random``,
 ``heuristic``, ``aelfric``, ``uct``), or either with ``@seconds`` for a time a
@@ -29,6 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 from game import bots
 from game.bots import reference
@@ -176,6 +178,17 @@ class Row:
             },
         }
 
+    @classmethod
+    def from_dict(cls, saved: dict[str, Any]) -> Row:
+        """A row as ``as_dict`` saved it (its mean times a move, not their sums)."""
+        return cls(
+            saved["pairing"],
+            saved["wins"],
+            saved["ties"],
+            saved["losses"],
+            {player: [seconds, 1] for player, seconds in saved["seconds_per_move"].items()},
+        )
+
     def mean_seconds(self, player: str) -> float:
         total, moves = self.time.get(player, [0.0, 0])
         return total / moves if moves else 0.0
@@ -247,6 +260,22 @@ def ratings(rows: list[Row]) -> dict[str, int]:
     return found
 
 
+def merged(saved: list[dict[str, Any]], rows: list[Row]) -> list[Row]:
+    """The saved rows (``as_dict``) with those of ``rows``' pairings replaced in place,
+    and ``rows``' other pairings added at the end."""
+    fresh = {row.pairing: row for row in rows}
+    kept = [fresh.pop(old["pairing"], None) or Row.from_dict(old) for old in saved]
+    return [*kept, *fresh.values()]
+
+
+def _rules_dict(rules: Rules) -> dict[str, object]:
+    return {
+        "special_stones": rules.special_stones,
+        "scoring": rules.scoring,
+        "wraparound": rules.wraparound,
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pairings", nargs="*", help="first:second, e.g. wita@1:uct@1")
@@ -270,7 +299,14 @@ def main(argv: list[str] | None = None) -> None:
         metavar="PATH",
         help="also write the results and the ladder's Elo to this file (docs/arena.json)",
     )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="keep the --json file's other rows: replace only those of these pairings",
+    )
     args = parser.parse_args(argv)
+    if args.update and not args.json:
+        parser.error("--update needs --json PATH, the file to update")
     pairings = args.pairings or [*ladder(), *(p for s in args.seconds for p in goals(s))]
     for pairing in pairings:
         if pairing.count(":") != 1:
@@ -285,21 +321,29 @@ def main(argv: list[str] | None = None) -> None:
         scoring=args.scoring,
         wraparound=args.wraparound,
     )
+    saved = None
+    if args.update and os.path.exists(args.json):
+        with open(args.json, encoding="utf-8") as file:
+            saved = json.load(file)
+        if saved["rules"] != _rules_dict(rules):
+            parser.error(f"{args.json} holds games played with other rules: {saved['rules']}")
     started = time.monotonic()
     rows = run(pairings, args.games, rules, args.seed, args.jobs)
     print(f"{rules}, {args.jobs} processes, {time.monotonic() - started:.0f} s")
     print(table(rows))
+    commands = ["python -m bench.arena " + " ".join(sys.argv[1:] if argv is None else argv)]
+    if saved is not None:
+        rows = merged(saved["rows"], rows)
+        commands = [*saved["commands"], *commands]
+        print(f"with the other rows of {args.json}:")
+        print(table(rows))
     found = ratings(rows)
     if found:
         print("Elo, random = 0: " + ", ".join(f"{k} {v:+d}" for k, v in found.items()))
     if args.json:
         record = {
-            "command": "python -m bench.arena " + " ".join(sys.argv[1:] if argv is None else argv),
-            "rules": {
-                "special_stones": rules.special_stones,
-                "scoring": rules.scoring,
-                "wraparound": rules.wraparound,
-            },
+            "commands": commands,
+            "rules": _rules_dict(rules),
             "jobs": args.jobs,
             "seed": args.seed,
             "ratings": found,

@@ -52,3 +52,37 @@ def test_a_pairing_plays_whole_games_and_writes_its_json(tmp_path):
     record = json.loads(path.read_text())
     assert record["rows"][0]["games"] == 2
     assert set(record["ratings"]) == {"cild"}
+
+
+def test_update_replaces_the_rows_it_plays_and_keeps_the_others(tmp_path, capsys):
+    path = tmp_path / "arena.json"
+    arena.main(["cild:random", "ceorl:cild", "--games", "2", "--jobs", "1", "--json", str(path)])
+    first = json.loads(path.read_text())
+    arena.main(["cild:random", "--games", "4", "--jobs", "1", "--json", str(path), "--update"])
+    record = json.loads(path.read_text())
+    assert [row["pairing"] for row in record["rows"]] == ["cild:random", "ceorl:cild"]
+    assert record["rows"][0]["games"] == 4
+    assert record["rows"][1] == first["rows"][1]
+    assert set(record["ratings"]) == {"cild", "ceorl"}
+    assert len(record["commands"]) == 2 and record["commands"][1].endswith("--update")
+    assert "with the other rows of" in capsys.readouterr().out
+
+
+def test_a_saved_row_keeps_its_figures():
+    row = arena.Row("a:b", wins=3, ties=1, losses=2, time={"a": [1.5, 30], "b": [0.3, 30]})
+    again = arena.Row.from_dict(row.as_dict())
+    assert again.as_dict() == row.as_dict()
+    assert again.elo() == row.elo()
+
+
+def test_update_refuses_another_rule_set_and_a_missing_file_name(tmp_path, capsys):
+    path = tmp_path / "arena.json"
+    arena.main(["cild:random", "--games", "2", "--jobs", "1", "--json", str(path)])
+    before = path.read_text()
+    with pytest.raises(SystemExit):
+        arena.main(["cild:random", "--wraparound", "--json", str(path), "--update"])
+    assert "other rules" in capsys.readouterr().err
+    assert path.read_text() == before
+    with pytest.raises(SystemExit):
+        arena.main(["cild:random", "--update"])
+    assert "--update needs --json" in capsys.readouterr().err

@@ -73,10 +73,10 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "thegn",
         "Þegn",
-        "Plays like a thane: tries two hundred games a move and sees the end coming.",
-        0.02,
+        "Plays like a thane: tries a hundred and twenty games a move and sees the end coming.",
+        0.01,
         "search",
-        playouts=200,
+        playouts=120,
         solver=True,
     ),
     Level(
