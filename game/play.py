@@ -193,6 +193,17 @@ def seated_colors(game: Game, tokens: Tokens) -> set[str]:
     return {c.value for c in Color if game.holds_seat(c, tokens.get(c.value))}
 
 
+def _check_turn(game: Game, tokens: Tokens, action: str) -> None:
+    """Raise unless the game goes on and ``tokens`` hold the seat of the side to move."""
+    if game.is_over:
+        raise GameFinished("the game is over")
+    seated = seated_colors(game, tokens)
+    if not seated:
+        raise NotSeated(f"you are watching this game: only its players can {action}")
+    if game.turn not in seated:
+        raise NotYourTurn(f"it is {game.turn}'s turn")
+
+
 def make_move(
     public_id: str, tokens: Tokens, text: str, expected_ply: int | str | None = None
 ) -> Game:
@@ -204,13 +215,7 @@ def make_move(
     """
     with transaction.atomic():
         game = _locked(public_id)
-        if game.is_over:
-            raise GameFinished("the game is over")
-        seated = seated_colors(game, tokens)
-        if not seated:
-            raise NotSeated("you are watching this game: only its players can move")
-        if game.turn not in seated:
-            raise NotYourTurn(f"it is {game.turn}'s turn")
+        _check_turn(game, tokens, "move")
         if expected_ply not in (None, "") and str(expected_ply) != str(game.ply):
             raise StaleMove("the board changed since you saw it: look again and choose anew")
         # The cached position is rewritten with every move in the same transaction
@@ -268,13 +273,7 @@ def ask_hint(public_id: str, tokens: Tokens) -> Game:
         game = _locked(public_id)
         if game.mode == Game.Mode.FRIEND:
             raise PlayError("hints are for hot-seat games and games against the computer")
-        if game.is_over:
-            raise GameFinished("the game is over")
-        seated = seated_colors(game, tokens)
-        if not seated:
-            raise NotSeated("you are watching this game: only its players can ask for a hint")
-        if game.turn not in seated:
-            raise NotYourTurn(f"it is {game.turn}'s turn")
+        _check_turn(game, tokens, "ask for a hint")
         if not game.hint_asked:
             game.hint_ply, game.hint = game.ply, ""
             game.save_change("hint_ply", "hint")
