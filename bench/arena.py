@@ -4,6 +4,7 @@
     python -m bench.arena wita@0.25:uct@0.25 cild:random --games 100
     python -m bench.arena --json docs/arena.json   # also save the results and the Elo
     python -m bench.arena thegn:cniht --json docs/arena.json --update  # redo some rows
+    python -m bench.arena wita@1:uct@1 --games 80 --json docs/arena-goals.json --more
 
 A player is a level id (``cild`` … ``wita``), a reference player (``random``,
 ``heuristic``, ``aelfric``, ``uct``), or either with ``@seconds`` for a time a
@@ -189,6 +190,26 @@ class Row:
             {player: [seconds, 1] for player, seconds in saved["seconds_per_move"].items()},
         )
 
+    def plus(self, other: Row) -> Row:
+        """This row and ``other``'s games of the same pairing together (the mean times
+        a move weighted by games, as a saved row keeps only its means)."""
+        games = self.games + other.games
+        time = {
+            player: [
+                (self.mean_seconds(player) * self.games + other.mean_seconds(player) * other.games)
+                / games,
+                1,
+            ]
+            for player in {*self.time, *other.time}
+        }
+        return Row(
+            self.pairing,
+            self.wins + other.wins,
+            self.ties + other.ties,
+            self.losses + other.losses,
+            time,
+        )
+
     def mean_seconds(self, player: str) -> float:
         total, moves = self.time.get(player, [0.0, 0])
         return total / moves if moves else 0.0
@@ -198,11 +219,23 @@ def _elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
-def run(pairings: list[str], games: int, rules: Rules, seed: int, jobs: int) -> list[Row]:
+def run(
+    pairings: list[str],
+    games: int,
+    rules: Rules,
+    seed: int,
+    jobs: int,
+    first: dict[str, int] | None = None,
+) -> list[Row]:
     """Play ``games`` games of each pairing on ``jobs`` processes, reporting progress on
-    stderr; the pairings' games are interleaved so that each row fills up evenly."""
+    stderr; the pairings' games are interleaved so that each row fills up evenly. A
+    pairing's games are numbered from its ``first`` (0), so more games of a saved row
+    are new games, not its own again."""
+    first = first or {}
     rows = {pairing: Row(pairing) for pairing in pairings}
-    work = [(pairing, index) for index in range(games) for pairing in pairings]
+    work = [
+        (pairing, first.get(pairing, 0) + index) for index in range(games) for pairing in pairings
+    ]
     done = 0
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(play_game, p, i, rules, seed) for p, i in work]
@@ -304,9 +337,15 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="keep the --json file's other rows: replace only those of these pairings",
     )
+    parser.add_argument(
+        "--more",
+        action="store_true",
+        help="like --update, but add the games to these pairings' saved rows",
+    )
     args = parser.parse_args(argv)
-    if args.update and not args.json:
-        parser.error("--update needs --json PATH, the file to update")
+    for option in ("update", "more"):
+        if getattr(args, option) and not args.json:
+            parser.error(f"--{option} needs --json PATH, the file to update")
     pairings = args.pairings or [*ladder(), *(p for s in args.seconds for p in goals(s))]
     for pairing in pairings:
         if pairing.count(":") != 1:
@@ -322,17 +361,23 @@ def main(argv: list[str] | None = None) -> None:
         wraparound=args.wraparound,
     )
     saved = None
-    if args.update and os.path.exists(args.json):
+    if (args.update or args.more) and os.path.exists(args.json):
         with open(args.json, encoding="utf-8") as file:
             saved = json.load(file)
         if saved["rules"] != _rules_dict(rules):
             parser.error(f"{args.json} holds games played with other rules: {saved['rules']}")
+    earlier = {row["pairing"]: Row.from_dict(row) for row in saved["rows"]} if saved else {}
+    first = {pairing: row.games for pairing, row in earlier.items()} if args.more else {}
     started = time.monotonic()
-    rows = run(pairings, args.games, rules, args.seed, args.jobs)
+    rows = run(pairings, args.games, rules, args.seed, args.jobs, first)
     print(f"{rules}, {args.jobs} processes, {time.monotonic() - started:.0f} s")
     print(table(rows))
     commands = ["python -m bench.arena " + " ".join(sys.argv[1:] if argv is None else argv)]
     if saved is not None:
+        if args.more:
+            rows = [
+                earlier[row.pairing].plus(row) if row.pairing in earlier else row for row in rows
+            ]
         rows = merged(saved["rows"], rows)
         commands = [*saved["commands"], *commands]
         print(f"with the other rows of {args.json}:")

@@ -86,3 +86,27 @@ def test_update_refuses_another_rule_set_and_a_missing_file_name(tmp_path, capsy
     with pytest.raises(SystemExit):
         arena.main(["cild:random", "--update"])
     assert "--update needs --json" in capsys.readouterr().err
+
+
+def test_more_adds_new_games_to_a_saved_row(tmp_path):
+    # Untimed players repeat their games, so four games played at once are the same
+    # as two, and two more numbered on from them (with seed 3, games 2 and 3 end
+    # otherwise than games 0 and 1, so playing 0 and 1 again would show).
+    whole = arena.run(["cild:random"], 4, Rules(), seed=3, jobs=1)[0]
+    path = tmp_path / "arena.json"
+    arena.main(["cild:random", "--games", "2", "--seed", "3", "--jobs", "1", "--json", str(path)])
+    arena.main(
+        ["cild:random", "--games", "2", "--seed", "3", "--jobs", "1", "--json", str(path), "--more"]
+    )
+    row = json.loads(path.read_text())["rows"][0]
+    assert (row["wins"], row["ties"], row["losses"]) == (whole.wins, whole.ties, whole.losses)
+    assert row["games"] == 4
+
+
+def test_rows_added_together_weigh_their_times_by_games():
+    one = arena.Row("a:b", wins=1, time={"a": [1.0, 10], "b": [2.0, 10]})
+    three = arena.Row("a:b", ties=2, losses=1, time={"a": [3.0, 10], "b": [2.0, 10]})
+    both = one.plus(three)
+    assert (both.wins, both.ties, both.losses) == (1, 2, 1)
+    assert both.mean_seconds("a") == pytest.approx((0.1 * 1 + 0.3 * 3) / 4)
+    assert both.mean_seconds("b") == pytest.approx(0.2)
