@@ -19,10 +19,10 @@ When few moves remain, ``solve`` searches to the end of the game with alpha-beta
 on the result (win, tie, loss) and a transposition table, within a budget, and
 proves which move is best.
 
-Speed, measured on one core from the empty board (standard rules): ``playout``
-runs some 8,000 guided playouts a second (12,000 uniformly random ones), working on
-the engine's bitboards; the whole search, tree included, some 7,500 iterations a
-second (``Position.play`` playouts gave 4,400). The profile after that: the
+Speed, measured on one core from the empty board (standard rules, ``make bench``):
+``playout`` runs some 10,000 guided playouts a second, working on the engine's
+bitboards; the whole search, tree included, some 7,400 iterations a second
+(``Position.play`` playouts gave 4,400). The profile after that: the
 playout two thirds, ``move_values`` for new nodes most of the rest.
 """
 
