@@ -25,7 +25,7 @@ run: $(BIN)/.installed
 	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	$(BIN)/python manage.py worker --no-reload & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
-	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} $(BIN)/gunicorn maerstanas_site.wsgi
+	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} $(BIN)/gunicorn maerstanas_site.asgi
 
 ## The whole suite: lint, engine, Django, deep move counts, browser tests.
 test: $(BIN)/.installed-dev
@@ -62,9 +62,11 @@ arena: $(BIN)/.installed
 bench-web: $(BIN)/.installed-dev
 	$(BIN)/python -m bench.web
 
-## Many live games at once: two polling browsers each, plus moves.
+## Many live games at once: both players' pages hold a stream open, a move per game about
+## every 20 s; the curve of 500 to 3,000 games (ARGS: --games, --seconds, --database-url,
+## --servers, --workers).
 load: $(BIN)/.installed-dev
-	$(BIN)/python -m bench.load
+	$(BIN)/python -m bench.load $(ARGS)
 
 ## Mutation score of the server side (mutmut, several minutes): the changes the tests miss.
 mutants: $(BIN)/.installed-dev

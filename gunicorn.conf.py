@@ -4,12 +4,13 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-# Sync workers: every request is short (the live board polls; nothing is held open).
-# Requests are short and CPU-bound, and SQLite takes one writer at a time:
-# one worker per core plus one measured best (bench/web.py).
+# ASGI under uvicorn's worker: an open stream of a live page (game.live) costs a
+# coroutine, not a worker, and a slow client's bytes are awaited, not waited on.
+# Ordinary views stay synchronous and run one at a time in each worker's thread;
+# they are short and CPU-bound, and SQLite takes one writer at a time: one worker
+# per core plus one.
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
-threads = int(os.environ.get("GUNICORN_THREADS", 1))
-worker_class = "gthread" if threads > 1 else "sync"
+worker_class = "maerstanas_site.workers.Worker"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
 graceful_timeout = 10
 keepalive = 5

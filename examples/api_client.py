@@ -54,6 +54,10 @@ def play(server: Server, game_id: str, color: str, token: str, level: str, secon
     """Play ``color`` until the game is over; return its final state."""
     state = server.call("GET", f"/api/games/{game_id}")
     while not state["over"]:
+        if state["status"] == "waiting":  # a friend game starts when the friend joins
+            time.sleep(1)
+            state = server.call("GET", f"/api/games/{game_id}")
+            continue
         if state["turn"] != color:
             # 204 until the opponent moves; the short pause keeps the server's load low.
             news = server.call("GET", f"/api/games/{game_id}/poll/{state['ply']}")

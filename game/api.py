@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 
-from game import play
+from game import limits, play
 from game.engine import SCORINGS, Color, MoveError, Position, Rules
 from game.models import Game
 
@@ -53,7 +53,9 @@ def endpoint(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-            return _answer(view, methods, request, **kwargs)
+            response = _answer(view, methods, request, **kwargs)
+            response["Cache-Control"] = "no-store"  # seat tokens, and a state that moves on
+            return response
 
         return wrapped
 
@@ -66,6 +68,8 @@ def _answer(
     request: HttpRequest,
     **kwargs: Any,
 ) -> HttpResponse:
+    if "GET" in methods and "HEAD" not in methods:
+        methods = (*methods, "HEAD")  # answered like GET, without the body
     if request.method not in methods:
         response = error(405, f"use {' or '.join(methods)} here")
         response["Allow"] = ", ".join(methods)
@@ -183,8 +187,13 @@ def _url(request: HttpRequest, name: str, *args: str) -> str:
     return request.build_absolute_uri(reverse(name, args=args))
 
 
+def _too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
+    return error(429, str(exceeded))
+
+
 @csrf_exempt  # no cookie is read; a forged request starts a game the forger cannot see
 @endpoint("POST")
+@limits.limited(limits.CREATE, _too_many)
 def create(request: HttpRequest) -> HttpResponse:
     """Start a friend game or a game against the computer; 201 with the seat token."""
     data = _body(request)
@@ -209,6 +218,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @csrf_exempt  # no cookie is read: the invite code in the body is the credential
 @endpoint("POST")
+@limits.limited(limits.JOIN, _too_many)
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """Take the free seat of a friend game with its invite (the link or its code)."""
     invite = _field(_body(request), "invite", str, "")
@@ -230,6 +240,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @csrf_exempt  # the seat is in the Authorization header, which no other site can set
 @endpoint("POST")
+@limits.limited(limits.API_WRITE, _too_many)
 def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     """Play a move for the token's seat at the ply the program saw; the new state."""
     seats = _seats(_game(game_id), _token(request))
@@ -245,6 +256,7 @@ def moves(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @csrf_exempt  # the seat is in the Authorization header, which no other site can set
 @endpoint("POST")
+@limits.limited(limits.API_WRITE, _too_many)
 def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     """Give the game up for the token's seat; the final state."""
     seats = _seats(_game(game_id), _token(request))

@@ -270,16 +270,24 @@ class Status:
         return str(self.score)
 
 
-def describe(position: Position, outcome: Outcome | None, seated: frozenset[str]) -> Status:
+def describe(
+    position: Position,
+    outcome: Outcome | None,
+    seated: frozenset[str],
+    waiting: bool = False,
+) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours.
 
     ``outcome`` says how the game ended, if it has: a game can end (by resignation)
-    in a position where moves are still legal.
+    in a position where moves are still legal. A game ``waiting`` for its second
+    player has not started.
     """
     turn = "" if outcome else position.turn.value
     if outcome is not None:
         winner = "a tie" if outcome.result == "tie" else f"{outcome.result} wins"
         headline = f"{outcome.why}: {winner}"
+    elif waiting:
+        headline = "Waiting for your friend to join" if seated else "Waiting for a second player"
     elif turn in seated and len(seated) == 1:
         headline = "Your turn"
     else:

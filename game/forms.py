@@ -33,36 +33,54 @@ class OnOffField(forms.Field):
             return True
         if text in self.OFF:
             return False
-        raise forms.ValidationError(f"{value!r} is neither on nor off.", code="invalid")
+        raise forms.ValidationError(
+            f"{self.label}: {value!r} is neither on nor off.", code="invalid"
+        )
+
+
+def _choice(option: str, choices: list[tuple[str, str]], **kwargs: object) -> forms.ChoiceField:
+    """A radio choice whose refusals name the option and the values it takes, so a
+    400 says what was wrong (a program posting the form reads it too)."""
+    values = [value for value, _ in choices]
+    allowed = ", ".join(values[:-1]) + f" or {values[-1]}"
+    return forms.ChoiceField(
+        choices=choices,
+        widget=forms.RadioSelect,
+        error_messages={
+            "invalid_choice": f"%(value)r is not a {option}: choose {allowed}.",
+            "required": f"Choose a {option}: {allowed}.",
+        },
+        **kwargs,
+    )
 
 
 class NewGameForm(forms.Form):
-    mode = forms.ChoiceField(
-        choices=Game.Mode.choices, initial=Game.Mode.HOTSEAT, widget=forms.RadioSelect
-    )
+    mode = _choice("kind of game (mode)", Game.Mode.choices, initial=Game.Mode.HOTSEAT)
     special_stones = OnOffField(initial=True, label="Special stones")
-    scoring = forms.ChoiceField(
-        choices=Game.Scoring.choices, initial=Game.Scoring.STANDARD, widget=forms.RadioSelect
-    )
+    scoring = _choice("scoring", Game.Scoring.choices, initial=Game.Scoring.STANDARD)
     wraparound = OnOffField(label="Wraparound board")
-    color = forms.ChoiceField(
-        choices=[("dark", "Dark (moves first)"), ("light", "Light"), ("random", "Random")],
+    color = _choice(
+        "colour",
+        [("dark", "Dark (moves first)"), ("light", "Light"), ("random", "Random")],
         initial="dark",
         required=False,
-        widget=forms.RadioSelect,
         label="Your colour",
     )
-    level = forms.ChoiceField(
-        choices=[(level.id, level.name) for level in bots.LEVELS],
+    level = _choice(
+        "level",
+        [(level.id, level.name) for level in bots.LEVELS],
         initial=bots.LEVEL_IDS[0],
         required=False,
-        widget=forms.RadioSelect,
         label="The computer's level",
     )
 
     def clean(self) -> dict[str, object]:
         data = super().clean()
-        if data.get("mode") == Game.Mode.COMPUTER and not data.get("level"):
+        if (
+            data.get("mode") == Game.Mode.COMPUTER
+            and not data.get("level")
+            and not self.has_error("level")
+        ):
             self.add_error("level", "Choose the computer's level.")
         return data
 

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
-from django.db import connections, models, router
+from django.db import connections, models, router, transaction
 from django.db.models import Q
 
 from game.engine import Color, Position, Rules
+
+# The PostgreSQL channel on which every change of a game is announced (game.live).
+NEWS_CHANNEL = "maerstanas_news"
+# Called after each commit that changed a game, in the process that made it: the
+# live pages' newsroom (game.live) looks at once instead of at its next round.
+after_change: list[Callable[[], None]] = []
 
 
 def new_public_id() -> str:
@@ -63,7 +69,8 @@ class GameManager(models.Manager["Game"]):
 
     def write(self, game: Game, fields: tuple[str, ...]) -> None:
         """Save ``fields`` of ``game``, as ``game.save(update_fields=fields)`` would,
-        minus the signals (the site has no receivers)."""
+        minus the signals (the site has no receivers); on PostgreSQL, announce the
+        change to the streams that watch the game (game.live)."""
         alias = router.db_for_write(self.model)
         connection = connections[alias]
         values = [
@@ -72,6 +79,13 @@ class GameManager(models.Manager["Game"]):
         ]
         with connection.cursor() as cursor:
             cursor.execute(_update_sql(alias, fields), [*values, game.pk])
+            if connection.vendor == "postgresql":
+                # Delivered to every listening server when the transaction commits.
+                over = "1" if game.is_over else "0"
+                payload = f"{game.public_id} {game.revision} {game.ply} {over}"
+                cursor.execute("SELECT pg_notify(%s, %s)", [NEWS_CHANNEL, payload])
+        for listener in after_change:
+            transaction.on_commit(listener, using=alias)
 
     def _fetch_one(self, sql: str, public_id: str, alias: str | None = None) -> tuple | None:
         with connections[alias or self.db].cursor() as cursor:
@@ -175,7 +189,7 @@ class Game(models.Model):
     hint = models.CharField(max_length=32, blank=True)
 
     created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
+    updated = models.DateTimeField(auto_now=True, db_index=True)  # newsroom, pruning
 
     objects = GameManager()
 
@@ -310,3 +324,14 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ply}. {self.notation}"
+
+
+class RateCount(models.Model):
+    """How many requests of one kind one client made in one window of time (game.limits)."""
+
+    key = models.CharField(max_length=100, unique=True, help_text="kind:client:window")
+    count = models.PositiveIntegerField(default=1)
+    expires = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

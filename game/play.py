@@ -54,6 +54,12 @@ class GameFinished(PlayError):
     status = 409
 
 
+class NotStarted(PlayError):
+    """A friend game starts when both seats are taken; until then nobody moves."""
+
+    status = 409
+
+
 def invite_code(game: Game) -> str:
     """The secret of a friend game's invite link (128 bits, derived, never stored)."""
     return salted_hmac("maerstanas.invite", game.public_id).hexdigest()[:32]
@@ -155,15 +161,27 @@ def free_seat(game: Game) -> str | None:
     return None
 
 
-def join(public_id: str, invite: str = "", previous: Tokens | None = None) -> tuple[Game, str, str]:
+def join(
+    public_id: str,
+    invite: str = "",
+    previous: Tokens | None = None,
+    held: Tokens | None = None,
+) -> tuple[Game, str, str]:
     """Take the free seat of a friend game; return (game, colour, token).
 
     Allowed with the game's invite code, or, for a rematch, to whoever held the other
-    seat of the previous game (``previous`` holds this browser's tokens for it).
-    Raises ``PlayError`` when the seat is taken or the invite is wrong.
+    seat of the previous game (``previous`` holds this browser's tokens for it), but
+    not to whoever holds a seat of this game already (``held``: one person is not two
+    players) nor once the game is over. Raises ``PlayError`` when the seat is taken,
+    the invite is wrong or the joiner may not join.
     """
     with transaction.atomic():
         game = _locked(public_id)
+        if game.is_over:
+            raise GameFinished("the game is over: you can watch it, but not join it")
+        if seated := seated_colors(game, held or {}):
+            (color,) = seated  # a friend game's creator holds one seat
+            raise PlayError(f"you play {color} in this game already: send the invite to a friend")
         color = free_seat(game)
         if color is None:
             raise NotSeated("both seats are taken: you can watch this game")
@@ -180,6 +198,19 @@ def join(public_id: str, invite: str = "", previous: Tokens | None = None) -> tu
         game.status = Game.Status.ACTIVE
         game.save_change(f"{color}_seat", "status")
     return game, color, token
+
+
+def renew_seat(public_id: str, tokens: Tokens, color: str) -> tuple[Game, str]:
+    """Give ``color``'s seat a new token, which only this browser learns; return the
+    game and the token. The old one, and every link made of it, stops working: a
+    player whose private link leaked takes their seat back."""
+    with transaction.atomic():
+        game = _locked(public_id)
+        check_seat(game, color, tokens.get(color, ""))
+        token = new_seat_token()
+        setattr(game, f"{color}_seat", hash_token(token))
+        game.save_change(f"{color}_seat")
+    return game, token
 
 
 def check_seat(game: Game, color: str, token: str) -> None:
@@ -200,6 +231,8 @@ def _check_turn(game: Game, tokens: Tokens, action: str) -> None:
     seated = seated_colors(game, tokens)
     if not seated:
         raise NotSeated(f"you are watching this game: only its players can {action}")
+    if game.status == Game.Status.WAITING:
+        raise NotStarted("the game starts when your friend joins: send them the invite link")
     if game.turn not in seated:
         raise NotYourTurn(f"it is {game.turn}'s turn")
 
@@ -303,6 +336,8 @@ def resign(public_id: str, tokens: Tokens) -> Game:
         seated = seated_colors(game, tokens)
         if not seated:
             raise NotSeated("you are watching this game: only its players can resign")
+        if game.status == Game.Status.WAITING:
+            raise NotStarted("the game has not started: nobody has joined to win it")
         loser = game.turn if len(seated) == 2 else seated.pop()
         game.save_change(*finish(game, Color(loser).opponent.value, Game.Status.RESIGNED))
     return game
@@ -332,7 +367,9 @@ def rematch(public_id: str, tokens: Tokens) -> tuple[Game, dict[str, str]]:
         if game.mode == Game.Mode.HOTSEAT:
             new, new_tokens = create_game(game.mode, game.rules, rematch_of=game)
         else:
-            (color,) = seated
+            # One browser may hold both seats of a friend game (a seat link opened
+            # beside its own): it starts the rematch as the first of them.
+            color = min(seated)
             new, new_tokens = create_game(
                 game.mode,
                 game.rules,

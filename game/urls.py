@@ -8,6 +8,7 @@ register_converter(GameIdConverter, "game")
 urlpatterns = [
     # First: every watching browser asks this every second.
     path("g/<game:game_id>/poll/<int:revision>", views.poll, name="game-poll"),
+    path("g/<game:game_id>/live", views.stream, name="game-live"),
     path("", views.home, name="home"),
     path("about/", views.about, name="about"),
     path("docs/<str:name>.md", views.doc, name="doc"),
@@ -20,6 +21,7 @@ urlpatterns = [
     path("g/<game:game_id>/join", views.join, name="game-join"),
     path("g/<game:game_id>/invite/<str:code>/", views.invite, name="game-invite"),
     path("g/<game:game_id>/seat/<str:color>/<str:token>/", views.seat, name="game-seat"),
+    path("g/<game:game_id>/seat/<str:color>/renew", views.renew_seat, name="game-seat-renew"),
     path("api/games", api.create, name="api-create"),
     path("api/games/<game:game_id>", api.game, name="api-game"),
     path("api/games/<game:game_id>/join", api.join, name="api-join"),

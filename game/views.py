@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.http import (
@@ -14,16 +15,18 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseRedirect,
+    StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from game import bots, play, seats
+from game import bots, limits, live, play, seats
 from game.board import (
     Board,
     Fragments,
@@ -38,7 +41,8 @@ from game.engine import Color, MoveError, parse_move
 from game.forms import NewGameForm
 from game.models import Game
 
-POLL_SECONDS = 1
+# Without JavaScript, a page waiting for the other side reloads itself this often.
+REFRESH_SECONDS = 5
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -118,6 +122,12 @@ class GamePage:
         return not self.game.is_over
 
     @property
+    def live_url(self) -> str:
+        """The game's stream of server-sent events, from the revision this page shows."""
+        path = reverse("game-live", args=[self.game.public_id])
+        return f"{path}?revision={self.game.revision}"
+
+    @property
     def poll_url(self) -> str:
         """Where the live page asks for news: 204 until the game's revision moves on."""
         return reverse("game-poll", args=[self.game.public_id, self.game.revision])
@@ -129,9 +139,10 @@ def game_page(request: HttpRequest, game: Game, *, stone: str, error: str) -> Ga
     seated = frozenset(play.seated_colors(game, tokens))
     position = game.position()
     outcome = Outcome(game.result, game.status) if game.is_over else None
-    mover = Color(game.turn) if not outcome and game.turn in seated else None
+    waiting = game.status == Game.Status.WAITING
+    mover = Color(game.turn) if not (outcome or waiting) and game.turn in seated else None
     rematch = play.rematch_of(game)
-    status = describe(position, outcome, seated)
+    status = describe(position, outcome, seated, waiting)
     hint = game.hint if game.hint_asked else ""
     return GamePage(
         game=game,
@@ -178,7 +189,7 @@ def _render_game(
     """The game page, or just its live part for an htmx request."""
     context = {
         "page": game_page(request, game, stone=stone, error=error),
-        "poll_seconds": POLL_SECONDS,
+        "refresh_seconds": REFRESH_SECONDS,
     }
     if full is None:
         full = not request.htmx
@@ -206,7 +217,12 @@ def _seat_links(request: HttpRequest, game: Game, tokens: dict[str, str]) -> tup
     )
 
 
-@require_http_methods(["GET", "POST"])
+def _too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
+    return render(request, "error.html", {"message": str(exceeded)})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@limits.limited(limits.CREATE, _too_many)
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome page; its form starts a game and redirects to it."""
     form = NewGameForm(request.POST or None)
@@ -226,7 +242,8 @@ def _home_context(form: NewGameForm) -> dict[str, object]:
     return {"form": form, "levels": bots.LEVELS}
 
 
-@require_GET
+@never_cache  # seat and invite links: kept out of every cache
+@require_safe
 @vary_on_headers("HX-Request")
 def detail(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The game page (or its live part for htmx); ``?stone=`` picks the stone to place."""
@@ -266,7 +283,8 @@ def _refuse(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -> Ht
     return render(request, "error.html", context, status=refusal.status)
 
 
-@require_GET
+@never_cache  # seat and invite links: kept out of every cache
+@require_safe
 def poll(request: HtmxHttpRequest, game_id: str, revision: int) -> HttpResponse:
     """204 while the game is at the page's revision (one indexed read); else the fresh part."""
     current = play.revision(game_id)
@@ -279,11 +297,44 @@ def poll(request: HtmxHttpRequest, game_id: str, revision: int) -> HttpResponse:
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_safe
+async def stream(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The game's server-sent events: one, whose id is the revision, each time it changes.
+
+    A reconnecting browser sends the last id it saw as ``Last-Event-ID``; a page
+    opening the stream names the revision it shows as ``?revision=``.
+    """
+    if not request.accepts("text/event-stream"):
+        return HttpResponse(
+            "This is a stream of server-sent events: ask for text/event-stream.\n",
+            status=406,
+            content_type="text/plain",
+        )
+    if await sync_to_async(live.read_once)(game_id) is None:
+        raise Http404("there is no such game")
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":  # the stream's headers; its body would never end
+        return HttpResponse(content_type="text/event-stream", headers=headers)
+    since = _whole(request.headers.get("Last-Event-ID")) or _whole(request.GET.get("revision"))
+    return StreamingHttpResponse(
+        live.stream(game_id, since),
+        content_type="text/event-stream",
+        headers=headers,
+    )
+
+
+def _whole(text: str | None) -> int:
+    """A revision number sent by the browser; 0 (send the current state) if it is not one."""
+    if text and text.isascii() and text.isdigit() and len(text) < 10:
+        return int(text)
+    return 0
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def resign(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Ask to confirm (GET), then give up the game (POST); in hot-seat the side to move."""
     game = _game_or_404(game_id)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         if game.is_over:
             return _to_game(request, game)
         seated = play.seated_colors(game, seats.tokens_for(request, game.public_id))
@@ -332,7 +383,8 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return _to_game(request, new)
 
 
-@require_GET
+@never_cache  # seat and invite links: kept out of every cache
+@require_safe
 def invite(request: HtmxHttpRequest, game_id: str, code: str) -> HttpResponse:
     """The invite page: a one-click form to take the free seat (sent at once with JS on)."""
     game = _game_or_404(game_id)
@@ -348,13 +400,17 @@ def invite(request: HtmxHttpRequest, game_id: str, code: str) -> HttpResponse:
 
 
 @require_POST
+@limits.limited(limits.JOIN, _too_many)
 def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Take the free seat with the invite code (or, in a rematch, as the returning player)."""
     game = _game_or_404(game_id)
     previous = seats.tokens_for(request, game.rematch_of.public_id) if game.rematch_of else {}
     try:
         game, color, token = play.join(
-            game.public_id, request.POST.get("invite", ""), previous=previous
+            game.public_id,
+            request.POST.get("invite", ""),
+            previous=previous,
+            held=seats.tokens_for(request, game.public_id),
         )
     except play.PlayError as exc:
         messages.info(request, str(exc))
@@ -364,7 +420,8 @@ def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return _to_game(request, game)
 
 
-@require_http_methods(["GET", "POST"])
+@never_cache  # seat and invite links: kept out of every cache
+@require_http_methods(["GET", "HEAD", "POST"])
 def seat(request: HtmxHttpRequest, game_id: str, color: str, token: str) -> HttpResponse:
     """A private seat link: continue a game from another device."""
     game = _game_or_404(game_id)
@@ -378,13 +435,26 @@ def seat(request: HtmxHttpRequest, game_id: str, color: str, token: str) -> Http
     return render(request, "game/seat.html", {"game": game, "color": color})
 
 
-@require_GET
+@require_POST
+def renew_seat(request: HtmxHttpRequest, game_id: str, color: str) -> HttpResponse:
+    """Replace this browser's seat token: a leaked private link stops working."""
+    game = _game_or_404(game_id)
+    try:
+        game, token = play.renew_seat(game.public_id, seats.tokens_for(request, game_id), color)
+    except play.NotSeated as exc:
+        return _refuse(request, game, exc)
+    seats.remember(request, game.public_id, {color: token})
+    messages.success(request, f"Your private link as {color} is new: the old one no longer works.")
+    return _to_game(request, game)
+
+
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     """A trivial answer for load balancers and uptime checks (touches no database)."""
     return HttpResponse("ok", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def about(request: HttpRequest) -> HttpResponse:
     """The rules of the game, as its author's page tells them, and our decisions."""
     levels = [
@@ -405,7 +475,7 @@ def arena_ratings() -> dict[str, int]:
 DOCS = {"rules": "RULES.md", "design": "DESIGN.md"}
 
 
-@require_GET
+@require_safe
 def doc(request: HttpRequest, name: str) -> HttpResponse:
     """``docs/RULES.md`` or ``docs/DESIGN.md`` as plain text; any other name is a 404."""
     if name not in DOCS:

@@ -50,11 +50,32 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number: {value!r}") from None
 
 
+def env_float(name: str, default: float) -> float:
+    """Read a positive number; raise ImproperlyConfigured on anything else."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not 0 < number < float("inf"):
+        raise ImproperlyConfigured(f"{name} must be a positive number: {value!r}")
+    return number
+
+
 DEBUG = env_bool("DJANGO_DEBUG")
-SECRET_KEY = os.environ.get(
-    "DJANGO_SECRET_KEY",
-    "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production",
-)
+# Invite codes and seat cookies are signed with the key: with the public development
+# key anyone could compute a game's invite from its id, so production refuses it.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if env_bool("DJANGO_SECURE"):
+        raise ImproperlyConfigured(
+            "DJANGO_SECURE is on but DJANGO_SECRET_KEY is not set: with the public "
+            "development key anyone could forge invite links and seat cookies. Set "
+            "DJANGO_SECRET_KEY to a long random secret (see the README)."
+        )
+    SECRET_KEY = "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production"
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -99,6 +120,7 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "maerstanas_site.wsgi.application"
+ASGI_APPLICATION = "maerstanas_site.asgi.application"
 
 # SQLite by default: WAL lets readers (the polls) run beside the one writer,
 # IMMEDIATE takes the write lock at BEGIN so two moves queue instead of
@@ -114,6 +136,9 @@ _SQLITE_OPTIONS = {
     ),
 }
 
+# Each server process runs its requests' synchronous code on one thread
+# (maerstanas_site/asgi.py), which keeps its connection: opening one (and its
+# PRAGMAs) would cost more than the cheap requests themselves.
 if os.environ.get("DATABASE_URL"):
     DATABASES = {
         "default": dj_database_url.parse(
@@ -130,8 +155,6 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", BASE_DIR / "db.sqlite3"),
             "OPTIONS": _SQLITE_OPTIONS,
-            # Each worker keeps its connection: opening one (and its PRAGMAs) would
-            # cost more than the cheap requests themselves.
             "CONN_MAX_AGE": None,
         }
     }
@@ -142,6 +165,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # web request: the database backend queues them in the site's own database, so
 # running the site needs no other service.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+# Live pages: how often each server process looks for changed games on SQLite
+# (PostgreSQL pushes them), and how often an idle stream says it is alive.
+LIVE_WATCH_SECONDS = env_float("MAERSTANAS_LIVE_WATCH_SECONDS", 0.05)
+LIVE_KEEPALIVE_SECONDS = env_float("MAERSTANAS_LIVE_KEEPALIVE_SECONDS", 15)
+
+# How often one client may create games, join them and write through the API
+# (game/limits.py); off only for load tests run from one address.
+RATE_LIMITS = env_bool("MAERSTANAS_RATE_LIMITS", True)
+# Unfinished games nobody joined or moved in for this many days are deleted daily.
+ABANDONED_GAME_DAYS = env_int("MAERSTANAS_ABANDONED_DAYS", 30)
 
 # Seats live in the session; signed cookies keep them off the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
@@ -208,6 +242,7 @@ SOURCE_URL = os.environ.get("MAERSTANAS_SOURCE_URL", "")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"secrets": {"()": "maerstanas_site.logs.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

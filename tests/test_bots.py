@@ -194,7 +194,7 @@ def test_the_solver_gives_up_at_its_deadline_or_node_budget():
     position = midgame(Rules(), 8)
     started = time.perf_counter()
     assert search.solve(position, started + 0.1) is None
-    assert time.perf_counter() - started < 0.2
+    assert time.perf_counter() - started < 0.4  # the deadline, and room for a busy machine
     assert search.solve(position, nodes=500) is None
 
 

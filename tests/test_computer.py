@@ -241,7 +241,8 @@ def test_the_worker_recovers_and_plays_what_is_due():
     call_command("worker", "--batch", "--no-reload", "--no-startup-delay", verbosity=0)
     game.refresh_from_db()
     assert game.ply == 2 and game.turn == "dark"
-    assert DBTaskResult.objects.get().return_value == game.logged_record()[1]
+    replies = DBTaskResult.objects.filter(task_path=computer.reply.module_path)
+    assert replies.get().return_value == game.logged_record()[1]
 
 
 # --- Pages --------------------------------------------------------------------------
@@ -271,7 +272,7 @@ def test_the_form_lists_every_level_and_refuses_a_missing_or_unknown_one(client)
         assert f'value="{level.id}"' in page and level.description in page
     for data, words in (
         ({"mode": "computer", "level": ""}, "Choose the computer&#x27;s level."),
-        ({"mode": "computer", "level": "nobody"}, "Select a valid choice."),
+        ({"mode": "computer", "level": "nobody"}, "&#x27;nobody&#x27; is not a level: choose cild"),
     ):
         reply = client.post("/", data | {"color": "dark", "scoring": "standard"})
         assert reply.status_code == 400

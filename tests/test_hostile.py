@@ -383,7 +383,7 @@ def test_the_corpus_is_large_and_well_formed():
         assert case["expect"], case["name"]
         for status in case["expect"]:
             assert status == 200 or 400 <= status < 500, case["name"]
-        if 200 in case["expect"]:
+        if 200 in case["expect"] and case.get("method") != "HEAD":  # HEAD: no body to read
             assert case.get("message"), f"{case['name']}: a 200 must name the message it shows"
         assert case.get("as", "watcher") in ACTORS, case["name"]
         assert case.get("csrf", "off") in CSRF_MODES, case["name"]
@@ -411,7 +411,7 @@ def test_hostile_request_is_refused_and_changes_nothing(case, world):
         # A program reads every refusal of the API as JSON, never as an HTML page.
         assert response["Content-Type"] == "application/json", f"{answer}\n{body[:2000]}"
         assert json.loads(body)["error"] if case.get("method") != "HEAD" else not body
-    if response.status_code == 200:
+    if response.status_code == 200 and case.get("method") != "HEAD":
         wanted = fill(case["message"], values)
         wanted = wanted if isinstance(wanted, list) else [wanted]
         page = html.unescape(body).lower()  # "capfirst" starts a board's message in capitals

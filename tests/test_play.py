@@ -237,10 +237,54 @@ def test_resign_in_hotseat_loses_for_the_side_to_move():
 
 def test_resign_in_a_friend_game_loses_for_the_resigner_and_watchers_cannot():
     game, dark = play.create_game("friend", Rules(), "dark")
+    play.join(game.public_id, play.invite_code(game))
     with pytest.raises(play.NotSeated):
         play.resign(game.public_id, {})
     game = play.resign(game.public_id, dark)
     assert (game.loser, game.result) == ("dark", "light")
+
+
+def test_a_friend_game_starts_when_both_seats_are_taken():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    for action in (
+        lambda: play.make_move(game.public_id, dark, "D4", 0),
+        lambda: play.resign(game.public_id, dark),
+    ):
+        with pytest.raises(play.NotStarted):
+            action()
+    game.refresh_from_db()
+    assert (game.status, game.ply, game.revision) == (Game.Status.WAITING, 0, 0)
+    play.join(game.public_id, play.invite_code(game))
+    assert play.make_move(game.public_id, dark, "D4", 0).ply == 1
+
+
+def test_the_creator_cannot_take_the_other_seat_of_their_own_game():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    with pytest.raises(play.PlayError, match="you play dark in this game already"):
+        play.join(game.public_id, play.invite_code(game), held=dark)
+    game.refresh_from_db()
+    assert game.light_seat == "" and game.status == Game.Status.WAITING
+
+
+def test_a_finished_game_cannot_be_joined_back_to_life():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    play.join(game.public_id, play.invite_code(game))
+    play.resign(game.public_id, dark)
+    game.refresh_from_db()
+    game.light_seat = ""  # as if the seat were free: the end still stands
+    game.save()
+    with pytest.raises(play.GameFinished):
+        play.join(game.public_id, play.invite_code(game))
+    game.refresh_from_db()
+    assert game.status == Game.Status.RESIGNED and game.light_seat == ""
+
+
+def test_a_browser_holding_both_seats_of_a_friend_game_can_start_its_rematch():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    _, _, light = play.join(game.public_id, play.invite_code(game))
+    play.resign(game.public_id, dark)
+    new, tokens = play.rematch(game.public_id, dark | {"light": light})
+    assert new.rematch_of_id == game.id and set(tokens) == {"light"}
 
 
 def test_rematch_swaps_colours_and_seats_the_other_player_when_they_ask():

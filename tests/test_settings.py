@@ -10,7 +10,7 @@ import sys
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from maerstanas_site.settings import env_bool, env_int, env_list
+from maerstanas_site.settings import env_bool, env_float, env_int, env_list
 from tests.support.servers import ROOT
 
 PRODUCTION = {
@@ -44,6 +44,14 @@ def test_check_deploy_flags_the_development_key():
     assert "SECRET_KEY" in result.stderr
 
 
+def test_production_refuses_to_start_without_a_secret_key_and_says_why():
+    without_key = {name: value for name, value in PRODUCTION.items() if name != "DJANGO_SECRET_KEY"}
+    for env in (without_key, without_key | {"DJANGO_SECRET_KEY": ""}):
+        result = check_deploy(env)
+        assert result.returncode != 0
+        assert "DJANGO_SECURE is on but DJANGO_SECRET_KEY is not set" in result.stderr
+
+
 @pytest.mark.parametrize(
     "value, expected", [("1", True), ("yes", True), ("off", False), ("", False)]
 )
@@ -68,6 +76,25 @@ def test_env_int_refuses_words(monkeypatch):
     monkeypatch.setenv("SOME_NUMBER", "ten")
     with pytest.raises(ImproperlyConfigured, match="SOME_NUMBER"):
         env_int("SOME_NUMBER", 1)
+
+
+@pytest.mark.parametrize(("text", "number"), [("0.05", 0.05), ("15", 15.0), (" 2.5 ", 2.5)])
+def test_env_float_reads_a_positive_number(monkeypatch, text, number):
+    monkeypatch.setenv("SOME_SECONDS", text)
+    assert env_float("SOME_SECONDS", 9.0) == number
+
+
+def test_env_float_falls_back_to_its_default_when_unset(monkeypatch):
+    monkeypatch.delenv("SOME_SECONDS", raising=False)
+    assert env_float("SOME_SECONDS", 0.25) == 0.25
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "soon", "", "inf", "nan"])
+def test_env_float_refuses_anything_but_a_positive_number(monkeypatch, text):
+    monkeypatch.setenv("SOME_SECONDS", text)
+    with pytest.raises(ImproperlyConfigured) as refused:
+        env_float("SOME_SECONDS", 1.0)
+    assert str(refused.value) == f"SOME_SECONDS must be a positive number: {text!r}"
 
 
 def test_env_list_splits_on_commas(monkeypatch):

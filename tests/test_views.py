@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -12,7 +13,6 @@ from game import play, seats
 from game.engine import Position, Rules
 from game.forms import NewGameForm
 from game.models import Game, Move
-from game.views import POLL_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -26,6 +26,11 @@ def new_game(client: Client, **fields: str) -> Game:
     game = Game.objects.get()
     assert response["Location"] == f"/g/{game.public_id}/"
     return game
+
+
+def seat_path(html: str) -> str:
+    """The path of the (first) private seat link a page shows."""
+    return re.search(r'data-seat-url="http://testserver([^"]+)"', html)[1]
 
 
 def post_move(client: Client, game: Game, move: str, htmx: bool = True, ply: int | None = None):
@@ -64,21 +69,28 @@ def test_unchecked_special_stones_means_off(client):
 
 
 @pytest.mark.parametrize(
-    "fields",
+    ("fields", "message"),
     [
-        {"mode": "solo"},
-        {"scoring": "golf"},
-        {"color": "purple", "mode": "friend"},
-        {"mode": ""},
-        {"special_stones": "maybe"},
-        {"wraparound": "sideways"},
+        (
+            {"mode": "solo"},
+            "'solo' is not a kind of game (mode): choose hotseat, friend or computer.",
+        ),
+        ({"scoring": "golf"}, "'golf' is not a scoring: choose standard or simple."),
+        (
+            {"color": "purple", "mode": "friend"},
+            "'purple' is not a colour: choose dark, light or random.",
+        ),
+        ({"level": "king", "mode": "computer"}, "'king' is not a level: choose cild,"),
+        ({"mode": ""}, "Choose a kind of game (mode): hotseat, friend or computer."),
+        ({"special_stones": "maybe"}, "Special stones: 'maybe' is neither on nor off."),
+        ({"wraparound": "sideways"}, "Wraparound board: 'sideways' is neither on nor off."),
     ],
 )
-def test_bad_options_are_refused_with_a_message(client, fields):
+def test_a_bad_option_is_refused_with_a_message_that_names_it(client, fields, message):
     data = {"mode": "hotseat", "scoring": "standard"} | fields
     response = client.post("/", data)
     assert response.status_code == 400
-    assert re.search(rb"Select a valid choice|required|neither on nor off", response.content)
+    assert message in html.unescape(response.content.decode())
     assert not Game.objects.exists()
 
 
@@ -347,12 +359,39 @@ def test_friend_game_shows_the_invite_only_to_its_creator(client):
     assert "data-invite-url" not in Client().get(f"/g/{game.public_id}/").content.decode()
 
 
+def test_until_the_friend_joins_the_creator_waits_and_cannot_take_the_seat(client):
+    game = new_game(client, mode="friend", color="dark")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "Waiting for your friend to join" in html and 'name="move"' not in html
+    assert ">Resign</a>" not in html  # nobody to resign to yet
+    refused = post_move(client, game, "D4")
+    assert b"The game starts when your friend joins" in refused.content
+    joined = client.post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
+    assert joined.status_code == 303
+    assert "you play dark in this game already" in client.get(joined["Location"]).content.decode()
+    game.refresh_from_db()
+    assert game.light_seat == "" and game.status == Game.Status.WAITING and game.revision == 0
+    watcher = Client().get(f"/g/{game.public_id}/").content.decode()
+    assert "Waiting for a second player" in watcher
+
+
+def test_the_invite_of_a_finished_game_says_it_is_over(client):
+    game = new_game(client, mode="friend", color="dark")
+    play.join(game.public_id, play.invite_code(game))
+    client.post(f"/g/{game.public_id}/resign")
+    page = Client().get(f"/g/{game.public_id}/invite/{play.invite_code(game)}/").content
+    assert b"This game is over" in page and b"data-join" not in page
+
+
 def test_invited_friend_joins_then_the_invite_only_lets_people_watch(client):
     game = new_game(client, mode="friend", color="dark")
     invite_path = f"/g/{game.public_id}/invite/{play.invite_code(game)}/"
     friend = Client()
     page = friend.get(invite_path)
     assert page.status_code == 200 and b"data-join" in page.content
+    # Taking the seat is a click: nothing on the page sends the form by itself.
+    form = re.search(r"<form[^>]*>", page.content.decode())[0]
+    assert "hx-" not in form
     game.refresh_from_db()
     assert play.free_seat(game) == "light"  # opening the invite changes nothing
     response = friend.post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
@@ -374,13 +413,59 @@ def test_invited_friend_joins_then_the_invite_only_lets_people_watch(client):
 
 def test_seat_link_continues_the_game_in_another_browser(client):
     game = new_game(client, mode="friend", color="dark")
+    play.join(game.public_id, play.invite_code(game))
     html = client.get(f"/g/{game.public_id}/").content.decode()
-    seat_url = re.search(r'data-seat-url="http://testserver([^"]+)"', html)[1]
+    seat_url = seat_path(html)
     phone = Client()
     assert b"Play as dark here" in phone.get(seat_url).content
     assert phone.post(seat_url).status_code == 303
     assert post_move(phone, game, "D4").status_code == 200
     assert game.logged_record() == ["D4"]
+
+
+def test_a_leaked_seat_link_is_revoked_by_making_a_new_one(client):
+    game = new_game(client, mode="friend", color="dark")
+    play.join(game.public_id, play.invite_code(game))
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    leaked = seat_path(html)
+    thief = Client()
+    assert thief.post(leaked).status_code == 303
+    assert 'data-renew-seat="dark"' in html
+    renewed = client.post(f"/g/{game.public_id}/seat/dark/renew")
+    assert renewed.status_code == 303
+    page = client.get(renewed["Location"]).content.decode()
+    assert "the old one no longer works" in page
+    fresh = seat_path(page)
+    assert fresh != leaked
+    assert Client().get(leaked).status_code == 403  # the leaked link is dead
+    assert post_move(thief, game, "D4").status_code == 403  # and so is the seat it gave
+    assert post_move(client, game, "D4").status_code == 200  # the player plays on
+    assert game.logged_record() == ["D4"]
+
+
+def test_only_the_holder_of_a_seat_can_renew_its_link(client):
+    game = new_game(client, mode="friend", color="dark")
+    before = Game.objects.get().dark_seat
+    assert Client().post(f"/g/{game.public_id}/seat/dark/renew").status_code == 403
+    assert client.post(f"/g/{game.public_id}/seat/light/renew").status_code == 403
+    assert client.post(f"/g/{game.public_id}/seat/purple/renew").status_code == 403
+    assert client.get(f"/g/{game.public_id}/seat/dark/renew").status_code == 405
+    assert Game.objects.get().dark_seat == before
+
+
+def test_pages_with_seat_or_invite_links_are_never_cached(client):
+    game = new_game(client, mode="friend", color="dark")
+    code = play.invite_code(game)
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    seat_url = seat_path(html)
+    for path in (
+        f"/g/{game.public_id}/",
+        f"/g/{game.public_id}/poll/99",
+        f"/g/{game.public_id}/invite/{code}/",
+        seat_url,
+        f"/api/games/{game.public_id}",
+    ):
+        assert "no-store" in client.get(path)["Cache-Control"], path
 
 
 def test_forged_seat_link_is_refused(client):
@@ -483,14 +568,42 @@ def test_a_checkbox_that_is_neither_on_nor_off_is_refused_with_its_own_error():
     form = NewGameForm({"mode": "hotseat", "scoring": "standard", "wraparound": "maybe"})
     assert not form.is_valid()
     assert form.has_error("wraparound", code="invalid")
-    assert form.errors["wraparound"] == ["'maybe' is neither on nor off."]
+    assert form.errors["wraparound"] == ["Wraparound board: 'maybe' is neither on nor off."]
 
 
-def test_a_page_without_a_refusal_shows_no_error_and_polls_at_the_set_pace(client):
+def test_a_live_page_subscribes_to_its_games_stream_from_the_revision_it_shows(client):
     game = new_game(client)
+    post_move(client, game, "D4")
     html = client.get(f"/g/{game.public_id}/").content.decode()
     assert "data-error" not in html
-    assert f'hx-trigger="every {POLL_SECONDS}s"' in html
+    live = re.search(r'<div id="live"[^>]*>', html)[0]
+    url = f"/g/{game.public_id}/live?revision=1"
+    assert f'sse-connect="{url}"' in live and f'data-live-url="{url}"' in live
+    assert 'hx-ext="sse"' in live and 'sse-close="end"' in live
+    board = re.search(r'<div id="game"[^>]*>', html)[0]
+    assert 'hx-trigger="sse:move, live-poll"' in board
+    assert f'hx-get="/g/{game.public_id}/poll/1?stone=stone"' in board
+
+
+def test_a_finished_games_page_holds_no_stream(client):
+    game = new_game(client)
+    client.post(f"/g/{game.public_id}/resign")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert 'data-result="' in html
+    assert "data-live-url" not in html and "sse-connect" not in html and "hx-trigger" not in html
+
+
+def test_without_javascript_a_waiting_page_reloads_itself_and_says_so(client):
+    game = new_game(client)
+    watcher = Client().get(f"/g/{game.public_id}/").content.decode()
+    assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in watcher
+    assert "reloads itself every 5 seconds" in watcher
+
+
+def test_a_page_whose_player_is_to_move_does_not_reload_itself(client):
+    game = new_game(client)
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert 'http-equiv="refresh"' not in html
 
 
 def test_a_watchers_move_is_refused_on_the_board_by_htmx_and_on_a_page_without(client):

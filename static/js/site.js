@@ -46,3 +46,53 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.shouldSwap = false;
   }
 });
+
+// Live pages: the game's stream (#live, htmx's SSE extension) says when the game
+// changed, and the board then asks for its fresh part. News of a revision the page
+// already shows (its own move, or a reconnect) asks for nothing.
+document.addEventListener("htmx:confirm", (event) => {
+  const trigger = event.detail.triggeringEvent;
+  if (!trigger || trigger.type !== "sse:move" || !trigger.detail) return;
+  const game = document.getElementById("game");
+  if (game && Number(trigger.detail.lastEventId) <= Number(game.dataset.revision)) {
+    event.preventDefault();
+  }
+});
+
+// The newest revision the stream has announced. A board drawn by an answer that
+// was on its way meanwhile (the player's own move, as the computer's reply came)
+// can be older: the board then asks again, so no news is ever left unshown.
+let newestRevision = 0;
+const heard = new WeakSet();
+document.addEventListener("htmx:sseOpen", (event) => {
+  const source = event.detail.source;
+  if (!source || heard.has(source)) return;
+  heard.add(source);
+  source.addEventListener("move", (message) => {
+    newestRevision = Math.max(newestRevision, Number(message.lastEventId) || 0);
+  });
+});
+
+function catchUp() {
+  const game = document.querySelector("#live #game[hx-get]");
+  if (game && newestRevision > Number(game.dataset.revision)) htmx.trigger(game, "live-poll");
+}
+document.addEventListener("htmx:afterSettle", catchUp);
+
+// While the stream is down (a proxy that buffers it, a server restarting), the board
+// asks for news every second instead, until the stream is back.
+let streamOpen = false;
+document.addEventListener("htmx:sseOpen", () => {
+  streamOpen = true;
+});
+document.addEventListener("htmx:sseError", () => {
+  streamOpen = false;
+});
+setInterval(() => {
+  if (streamOpen) {
+    catchUp();
+    return;
+  }
+  const game = document.querySelector("#live #game[hx-get]");
+  if (game) htmx.trigger(game, "live-poll");
+}, 1000);

@@ -64,6 +64,8 @@ def site_env(workdir: Path, database_url: str | None = None, **extra: str) -> di
         "DJANGO_STATIC_ROOT": str(workdir / "static"),
         "SQLITE_PATH": str(workdir / "db.sqlite3"),
         "PYTHONUNBUFFERED": "1",
+        # The tests play many games from one address; tests of the limits turn them on.
+        "MAERSTANAS_RATE_LIMITS": "0",
     }
     if database_url:
         env["DATABASE_URL"] = database_url
@@ -112,11 +114,11 @@ class Server:
 
     def start(self, timeout: float = 20) -> Server:
         self.log = Path(self.env["DJANGO_STATIC_ROOT"]).parent / f"gunicorn-{self.port}.log"
-        env = self.env | {"GUNICORN_BIND": f"127.0.0.1:{self.port}", "GUNICORN_ACCESS_LOG": ""}
+        env = {"GUNICORN_ACCESS_LOG": ""} | self.env | {"GUNICORN_BIND": f"127.0.0.1:{self.port}"}
         if self.workers:
             env["GUNICORN_WORKERS"] = str(self.workers)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "maerstanas_site.wsgi"],
+            [sys.executable, "-m", "gunicorn", "maerstanas_site.asgi"],
             cwd=ROOT,
             env=env,
             stdout=self.log.open("ab"),

@@ -1,5 +1,6 @@
 """``manage.py worker``: the django-tasks database worker, after enqueuing again the
-computer's thinking that a stopped worker left undone (``game.computer.recover``)."""
+computer's thinking that a stopped worker left undone (``game.computer.recover``)
+and scheduling the daily pruning of abandoned games (``game.housekeeping``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from django_tasks_db.management.commands import db_worker
 
-from game import computer
+from game import computer, housekeeping
 
 
 class Command(db_worker.Command):
@@ -23,4 +24,6 @@ class Command(db_worker.Command):
         count = computer.recover()
         if count:
             self.stdout.write(f"Enqueued again {count} computer moves and hints left undone.")
+        if housekeeping.schedule_daily():
+            self.stdout.write("Scheduled the daily pruning of abandoned games.")
         super().handle(**options)

@@ -1,0 +1,302 @@
+"""News of games, pushed to the pages that watch them as server-sent events.
+
+Each server process keeps one ``Newsroom``. A page's stream subscribes to its game
+there and waits, a coroutine and nothing more, until the newsroom tells it the game
+changed. The newsroom hears of changes through the database every process already
+shares, so a move made by another process, another host or the computer's worker
+reaches every stream:
+
+- on PostgreSQL, by ``LISTEN``: every change of a game sends ``NOTIFY`` in the
+  transaction that makes it (``GameManager.write``), delivered when it commits;
+- on SQLite (one host), by reading every ``LIVE_WATCH_SECONDS`` the games changed
+  since its last look (an index on ``Game.updated`` makes that cost follow the
+  moves, not the games watched), and at once after a change this process made.
+
+Either way one thread per process does the listening, however many streams it
+serves, and a stream filters what it hears by revision, so news heard twice or out
+of order is never sent twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections, connections
+from django.db.models import QuerySet
+
+from game import models
+from game.models import NEWS_CHANNEL, Game
+
+logger = logging.getLogger(__name__)
+
+# How long a browser waits before reconnecting a stream that broke.
+RETRY_MILLISECONDS = 1000
+# SQLite's limit on a statement's parameters is far above this; chunks keep each
+# statement small whatever it is.
+_CHUNK = 500
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """What a watching page needs to know of a game: that it changed, and where it is."""
+
+    revision: int
+    ply: int
+    over: bool
+
+    @classmethod
+    def parse(cls, payload: str) -> tuple[str, News]:
+        """The game id and news of a ``NOTIFY`` payload (``GameManager.write``'s)."""
+        game_id, revision, ply, over = payload.split()
+        return game_id, cls(int(revision), int(ply), over == "1")
+
+    def event(self) -> str:
+        """The server-sent event: its id is the revision, so a reconnect resumes there."""
+        data = json.dumps({"revision": self.revision, "ply": self.ply, "over": self.over})
+        return f"id: {self.revision}\nevent: move\ndata: {data}\n\n"
+
+
+# How far back each look on SQLite reaches before the previous one: a change is
+# stamped before its transaction commits, and may become visible a little later.
+_OVERLAP = timedelta(seconds=0.5)
+# And every so often the newsroom reads every watched game, in case a commit came
+# later still (a stalled process): news is then late, never lost.
+_SWEEP_SECONDS = 2.0
+
+
+def read_once(game_id: str) -> News | None:
+    """The news of one game, read by a stream as it opens; None if there is no such game."""
+    return read_news([game_id]).get(game_id)
+
+
+def _close_connections() -> None:
+    """Close this thread's database connections, unless a transaction holds them."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def read_changed(since: datetime) -> dict[str, News]:
+    """The news of every game changed since ``since``."""
+    rows = Game.objects.filter(updated__gte=since).values_list(
+        "public_id", "revision", "ply", "status"
+    )
+    return {
+        game_id: News(revision, ply, status in Game.ENDED)
+        for game_id, revision, ply, status in rows
+    }
+
+
+def read_news(game_ids: Iterable[str]) -> dict[str, News]:
+    """The news of each of these games that exists, read from the database."""
+    ids = list(game_ids)
+    found = {}
+    for start in range(0, len(ids), _CHUNK):
+        found |= _news_of(Game.objects.filter(public_id__in=ids[start : start + _CHUNK]))
+    return found
+
+
+def _news_of(games: QuerySet[Game]) -> dict[str, News]:
+    rows = games.values_list("public_id", "revision", "ply", "status")
+    return {game_id: News(rev, ply, status in Game.ENDED) for game_id, rev, ply, status in rows}
+
+
+class Subscription:
+    """One stream's wait for news of its game, on its own event loop."""
+
+    __slots__ = ("game_id", "_loop", "_news", "_ready")
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self._loop = asyncio.get_running_loop()
+        self._news: News | None = None
+        self._ready = asyncio.Event()
+
+    def deliver(self, news: News) -> None:
+        """Hand ``news`` to the stream's event loop (from the newsroom's thread)."""
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the server stops
+            self._loop.call_soon_threadsafe(self._receive, news)
+
+    def _receive(self, news: News) -> None:
+        """Keep the newest news; older news, heard late, is dropped."""
+        if self._news is None or news.revision > self._news.revision:
+            self._news = news
+            self._ready.set()
+
+    async def next(self, timeout: float) -> News | None:
+        """The newest news, once there is some; None if ``timeout`` seconds pass first."""
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout)
+        except TimeoutError:
+            return None
+        self._ready.clear()
+        news, self._news = self._news, None
+        return news
+
+
+class Newsroom:
+    """The games this process's streams watch, and the one thread that listens for them."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._subscribers: dict[str, set[Subscription]] = {}
+        self._watching = threading.Event()  # set while any stream is open
+        self._nudged = threading.Event()  # set when this process changed a game
+        self._closing = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def subscribe(self, game_id: str) -> Subscription:
+        subscription = Subscription(game_id)
+        with self._lock:
+            self._subscribers.setdefault(game_id, set()).add(subscription)
+            self._watching.set()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="newsroom", daemon=True)
+                self._thread.start()
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            watchers = self._subscribers.get(subscription.game_id, set())
+            watchers.discard(subscription)
+            if not watchers:
+                self._subscribers.pop(subscription.game_id, None)
+            if not self._subscribers:
+                self._watching.clear()
+
+    def close(self, timeout: float = 5) -> None:
+        """Stop the listening thread (within one look on SQLite, a second on PostgreSQL)."""
+        self._closing.set()
+        self._watching.set()
+        self._nudged.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def streams(self) -> int:
+        """How many streams are open in this process."""
+        with self._lock:
+            return sum(map(len, self._subscribers.values()))
+
+    def publish(self, news_of: dict[str, News]) -> None:
+        """Tell each stream watching one of these games its news."""
+        with self._lock:
+            deliveries = [
+                (subscription, news)
+                for game_id, news in news_of.items()
+                for subscription in self._subscribers.get(game_id, ())
+            ]
+        for subscription, news in deliveries:
+            subscription.deliver(news)
+
+    def _watched(self) -> list[str]:
+        with self._lock:
+            return list(self._subscribers)
+
+    def _run(self) -> None:
+        while not self._closing.is_set():
+            try:
+                if connections["default"].vendor == "postgresql":
+                    self._listen()
+                else:
+                    self._watch()
+            except Exception:
+                logger.exception("the newsroom lost the database; listening again in 1 s")
+                close_old_connections()
+                time.sleep(1)
+
+    def _watch(self) -> None:
+        """SQLite: every interval, or at once after a change here, read what changed."""
+        if self._nudged.set not in models.after_change:
+            models.after_change.append(self._nudged.set)
+        known: dict[str, int] = {}
+        since = datetime.now(UTC) - _OVERLAP
+        swept = time.monotonic()
+        while True:
+            self._watching.wait()
+            self._nudged.wait(self.interval)
+            self._nudged.clear()
+            if self._closing.is_set():
+                return
+            started = datetime.now(UTC)
+            watched = self._watched()
+            if time.monotonic() - swept > _SWEEP_SECONDS:
+                fresh, swept = read_news(watched), time.monotonic()
+            else:
+                fresh = read_changed(since)
+            changed = {
+                game_id: news
+                for game_id, news in fresh.items()
+                if known.get(game_id) != news.revision and game_id in self._subscribers
+            }
+            known = {game_id: known[game_id] for game_id in known.keys() & set(watched)}
+            known.update((game_id, news.revision) for game_id, news in changed.items())
+            since = started - _OVERLAP
+            if changed:
+                self.publish(changed)
+
+    def _listen(self) -> None:
+        """PostgreSQL: wait for ``NOTIFY``; after (re)connecting, read what was missed."""
+        import psycopg
+
+        params = connections["default"].get_connection_params()
+        with psycopg.connect(**params, autocommit=True) as connection:
+            connection.execute(f"LISTEN {NEWS_CHANNEL}")
+            try:  # what changed while nobody listened
+                self.publish(read_news(self._watched()))
+            finally:
+                _close_connections()
+            while not self._closing.is_set():
+                for notice in connection.notifies(timeout=1):
+                    game_id, news = News.parse(notice.payload)
+                    self.publish({game_id: news})
+
+
+_newsroom: Newsroom | None = None
+_newsroom_lock = threading.Lock()
+
+
+def newsroom() -> Newsroom:
+    """This process's newsroom."""
+    global _newsroom
+    with _newsroom_lock:
+        if _newsroom is None:
+            _newsroom = Newsroom(settings.LIVE_WATCH_SECONDS)
+        return _newsroom
+
+
+async def stream(game_id: str, since: int) -> AsyncIterator[str]:
+    """The events of a game's stream for a page at revision ``since``.
+
+    It subscribes before it reads the game, so no change falls between the two. It
+    ends, after saying so, once the game is over; while nothing happens it sends a
+    comment every ``LIVE_KEEPALIVE_SECONDS`` so that proxies keep it open.
+    """
+    room = newsroom()
+    subscription = room.subscribe(game_id)
+    try:
+        news = await sync_to_async(read_once)(game_id)
+        yield f"retry: {RETRY_MILLISECONDS}\n\n"
+        while True:
+            if news is not None:
+                if news.revision > since:
+                    since = news.revision
+                    yield news.event()
+                if news.over:
+                    yield "event: end\ndata: over\n\n"
+                    return
+            news = await subscription.next(settings.LIVE_KEEPALIVE_SECONDS)
+            if news is None:
+                yield ": keep-alive\n\n"
+    finally:
+        room.unsubscribe(subscription)

@@ -1,0 +1,148 @@
+"""What a client may send, checked before Django reads a byte of it.
+
+Django's ASGI handler reads a request's whole body before any middleware runs, into
+memory and then a temporary file: a 100 MB upload would land on disk before the
+CSRF check refused it, and a body sent a byte at a time would hold its request
+for as long as the client liked. ``RequestGuard`` stands in front of Django and
+reads the body itself, with a size limit and a deadline, and refuses at once
+what no page of the site accepts: uploads (no URL takes a file) and forms in any
+encoding but UTF-8 (Django refuses those too, but its error page reads the body
+again and fails with a 500).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+# Every form of the site is a few hundred bytes, and the API's bodies at most 4 kB
+# (it says so itself, with a 413 of its own); this leaves room and refuses the rest.
+MAX_BODY_BYTES = 16 * 1024
+# A body this small arrives in well under a second on any connection that works.
+BODY_SECONDS = 10.0
+
+
+class RequestGuard:
+    """ASGI middleware: bound each request's body in size and time, and refuse uploads."""
+
+    def __init__(
+        self, app: App, max_body: int = MAX_BODY_BYTES, body_seconds: float = BODY_SECONDS
+    ) -> None:
+        self.app = app
+        self.max_body = max_body
+        self.body_seconds = body_seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {name.lower(): value for name, value in scope["headers"]}
+        refusal = self._refusal(headers)
+        if refusal:
+            await _answer(scope, send, *refusal)
+            return
+        try:
+            body = await asyncio.wait_for(self._read_body(receive), self.body_seconds)
+        except TimeoutError:
+            await _answer(scope, send, 408, "the request's body did not arrive in time")
+            return
+        except _TooLarge:
+            await _answer(scope, send, 413, _too_large(self.max_body))
+            return
+        except _Disconnected:
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    def _refusal(self, headers: dict[bytes, bytes]) -> tuple[int, str] | None:
+        """The status and message of a request refused on its headers alone, if it is."""
+        length = headers.get(b"content-length", b"").strip()
+        if length and (not length.isdigit() or int(length) > self.max_body):
+            return (413, _too_large(self.max_body)) if length.isdigit() else (400, "bad length")
+        has_body = (length and int(length) > 0) or b"transfer-encoding" in headers
+        media_type, _, params = headers.get(b"content-type", b"").partition(b";")
+        media_type = media_type.strip().lower()
+        if has_body and media_type == b"multipart/form-data":
+            return 413, "this site takes no uploads: send forms urlencoded"
+        if media_type == b"application/x-www-form-urlencoded" and not _is_utf8(params):
+            return 400, "send forms encoded as UTF-8"
+        return None
+
+    async def _read_body(self, receive: Receive) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise _Disconnected
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                raise _TooLarge
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Disconnected(Exception):
+    pass
+
+
+def _too_large(limit: int) -> str:
+    return f"the request's body is larger than this site takes ({limit // 1024} kB)"
+
+
+def _is_utf8(params: bytes) -> bool:
+    """True unless the Content-Type's parameters name a charset other than UTF-8."""
+    for param in params.split(b";"):
+        name, _, value = param.partition(b"=")
+        if name.strip().lower() == b"charset":
+            return value.strip().strip(b'"').lower() in (b"utf-8", b"utf8")
+    return True
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the body already read, then whatever the client sends."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+async def _answer(scope: Scope, send: Send, status: int, message: str) -> None:
+    """Refuse: JSON under /api/ (as the API's own refusals), plain text elsewhere."""
+    if scope["path"].startswith("/api/"):
+        body = json.dumps({"error": message}).encode()
+        content_type = b"application/json"
+    else:
+        body = (message[0].upper() + message[1:] + ".\n").encode()
+        content_type = b"text/plain; charset=utf-8"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", content_type),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body if scope["method"] != "HEAD" else b""})

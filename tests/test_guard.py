@@ -1,0 +1,158 @@
+"""RequestGuard (maerstanas_site/guard.py): a request is bounded before Django reads it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from maerstanas_site.guard import MAX_BODY_BYTES, RequestGuard
+from tests.support import aio
+
+
+class App:
+    """Stands for Django: records the request and the body it could read."""
+
+    def __init__(self) -> None:
+        self.called = False
+        self.body = b""
+        self.after: dict | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.called = True
+        message = await receive()
+        self.body = message["body"]
+        assert message["more_body"] is False
+        self.after = await receive()  # what the client sends next: here, leaving
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+
+def call(
+    headers: dict[str, str],
+    chunks: list[bytes] | None = None,
+    path: str = "/",
+    method: str = "POST",
+    delay: float = 0.0,
+    body_seconds: float = 5,
+) -> tuple[App, int, dict[bytes, bytes], bytes]:
+    """Send one request through the guard: its body in ``chunks``, ``delay`` s apart."""
+    app = App()
+    guard = RequestGuard(app, body_seconds=body_seconds)
+    parts = list(chunks if chunks is not None else [b""])
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        if parts:
+            await asyncio.sleep(delay)
+            chunk = parts.pop(0)
+            return {"type": "http.request", "body": chunk, "more_body": bool(parts)}
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+    }
+    aio.run(guard(scope, receive, send))
+    start = sent[0]
+    body = b"".join(message.get("body", b"") for message in sent[1:])
+    return app, start["status"], dict(start["headers"]), body
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def test_a_form_passes_to_django_whole_and_the_client_is_still_heard_after():
+    app, status, _, body = call(FORM | {"Content-Length": "19"}, [b"mode=hot", b"seat&ply=1"])
+    assert (status, body) == (200, b"ok")
+    assert app.body == b"mode=hotseat&ply=1"
+    assert app.after == {"type": "http.disconnect"}
+
+
+def test_a_request_without_a_body_passes():
+    app, status, _, _ = call({}, method="GET")
+    assert status == 200 and app.called and app.body == b""
+
+
+def test_a_body_declared_too_large_is_refused_before_a_byte_is_read():
+    app, status, headers, body = call(FORM | {"Content-Length": str(MAX_BODY_BYTES + 1)}, [])
+    assert status == 413 and not app.called
+    assert headers[b"connection"] == b"close"
+    assert b"larger than this site takes (16 kB)" in body
+
+
+def test_a_body_at_the_limit_passes_and_one_byte_more_sent_in_chunks_is_refused():
+    app, status, _, _ = call(FORM, [b"x" * 1000] * (MAX_BODY_BYTES // 1000) + [b"x" * 384])
+    assert status == 200 and len(app.body) == MAX_BODY_BYTES
+    app, status, _, _ = call(FORM, [b"x" * 1000] * (MAX_BODY_BYTES // 1000) + [b"x" * 385])
+    assert status == 413 and not app.called
+
+
+@pytest.mark.parametrize("length", ["-1", "12x", "1e3"])
+def test_a_length_that_is_not_a_number_is_refused(length):
+    app, status, _, _ = call(FORM | {"Content-Length": length})
+    assert status == 400 and not app.called
+
+
+def test_an_upload_is_refused_whatever_its_size():
+    multipart = {"Content-Type": "multipart/form-data; boundary=x", "Content-Length": "40"}
+    app, status, _, body = call(multipart, [b"--x\r\n" + b"y" * 35])
+    assert status == 413 and not app.called
+    assert b"no uploads" in body
+    # An empty multipart body (a form with nothing in it) is no upload.
+    app, status, _, _ = call(multipart | {"Content-Length": "0"})
+    assert status == 200 and app.called
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "utf-16", '"iso-8859-1"', "nonsense"])
+def test_a_form_in_another_encoding_than_utf8_is_refused_with_a_400(charset):
+    headers = {"Content-Type": f"application/x-www-form-urlencoded; charset={charset}"}
+    app, status, _, body = call(headers | {"Content-Length": "4"}, [b"a=\xe9b"])
+    assert status == 400 and not app.called
+    assert body == b"Send forms encoded as UTF-8.\n"
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "UTF-8", '"utf-8"', "utf8"])
+def test_a_form_in_utf8_passes(charset):
+    headers = {"Content-Type": f"application/x-www-form-urlencoded; charset={charset}"}
+    app, status, _, _ = call(headers, [b"a=b"])
+    assert status == 200 and app.called
+
+
+def test_a_body_that_dribbles_in_is_cut_off_at_the_deadline():
+    app, status, _, body = call(FORM, [b"a"] * 10, delay=0.05, body_seconds=0.2)
+    assert status == 408 and not app.called
+    assert b"did not arrive in time" in body
+
+
+def test_refusals_under_the_api_are_json():
+    app, status, headers, body = call(
+        {"Content-Length": str(10**9)}, path="/api/games", method="POST"
+    )
+    assert status == 413 and headers[b"content-type"] == b"application/json"
+    assert "larger than" in json.loads(body)["error"]
+
+
+def test_a_client_that_leaves_while_sending_reaches_nothing():
+    app = App()
+
+    async def scenario() -> list:
+        sent: list = []
+
+        async def receive() -> dict:
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+        await RequestGuard(app)(scope, receive, send)
+        return sent
+
+    assert aio.run(scenario()) == [] and not app.called
