@@ -14,10 +14,10 @@ Run ``python -m bench.web`` (``--help`` for options). Goals: poll ≤ 1.3× and 
 to the floor (the client shares the machine), and the server's own CPU time per
 request (gunicorn's processes, read with psutil), the steadier of the two.
 
-The client is locust's (geventhttpclient, greenlets), as in ``bench.load``, not
-httpx, the tests' client: httpx spends about 1 ms of CPU on a request, so on the
-two cores it shares with the server it capped the floor at about 950 requests a
-second, and the benchmark measured the client. Locust's reaches about 2,900.
+The client is locust's (geventhttpclient, greenlets), not httpx, the tests' client:
+httpx spends about 1 ms of CPU on a request, so on the two cores it shares with the
+server it capped the floor at about 950 requests a second, and the benchmark
+measured the client. Locust's reaches about 2,900.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from game.engine import Position, Rules
 from tests.support.servers import Server, prepare, site_env
 
 HTMX = {"HX-Request": "true"}
-# Like a browser against gunicorn's sync workers: a connection per request.
+# A connection per request, the costliest way a browser may come.
 CLOSE = {"Connection": "close"}
 
 
