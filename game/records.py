@@ -1,0 +1,320 @@
+"""Game records: a whole game as text, written for download and read back for import.
+
+Engine only, no Django. The format is PGN's, adapted (``docs/RULES.md``, "Game
+records"): a header of tags, the moves numbered in pairs in the rules' notation,
+then the score line::
+
+    [Game "k3J9xQ2aBc1D"]
+    [Date "2026-11-24"]
+    [Dark "Player"]
+    [Light "Wita (computer, level 6)"]
+    [SpecialStones "on"]
+    [Scoring "standard"]
+    [Wraparound "off"]
+    [Result "dark"]
+    [End "resigned"]
+
+    1. D4 E4
+    2. T C3xD3 W E4
+    Dark: 3, Light: 1
+
+Reading is forgiving, as the notation is: the header is optional (a bare list of
+moves is a record), moves may be numbered or not, separated by spaces, commas or
+lines, in any case. What cannot be read is refused, saying where and why; nothing
+is skipped in silence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from game.engine import (
+    Color,
+    InvalidPositionError,
+    MoveError,
+    Position,
+    Rules,
+    parse_move,
+)
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_PLIES",
+    "Record",
+    "RecordError",
+    "make_record",
+    "read_record",
+    "write_record",
+]
+
+# Bounds on what is read: a record of the longest game is a few kilobytes.
+MAX_BYTES = 64 * 1024
+MAX_PLIES = 500
+
+RESULTS = ("dark", "light", "tie")
+ENDS = ("no-moves", "resigned")
+# Tags the reader makes from the rules, the start and the end, in this order.
+RULE_TAGS = ("SpecialStones", "Scoring", "Wraparound", "Position", "Result", "End")
+
+_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_SCORE_LINE = re.compile(
+    r"dark\s*:?\s*(\d+)\s*[,;]?\s*light\s*:?\s*(\d+)\s*\.?\s*\Z", re.IGNORECASE
+)
+# One move of a record: a pass, or an optional stone letter, a square and, for a
+# thunder move, its removals. What follows a square must not run on into a word.
+_MOVE = re.compile(
+    r"(?:pass|(?:[tw]\s*)?[a-g]\s*\d+(?:\s*x\s*[a-g]\s*\d+(?:\s*/\s*[a-g]\s*\d+)*)?)(?![a-z0-9])",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(r"\d+\s*\.+|\.\.\.|…")
+_SEPARATOR = re.compile(r"[\s,;]+")
+_ON_OFF = {"on": True, "off": False}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: the message says where and why, for a player."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A game: its tags, rules, the position it started from, its moves, how it ended.
+
+    ``tags`` are the names, date and any others, in order, without the tags of the
+    rules, the start and the end, which the other fields hold.
+    """
+
+    tags: tuple[tuple[str, str], ...]
+    rules: Rules
+    start: Position
+    moves: tuple[str, ...]  # the notation as the engine writes it
+    result: str  # "dark", "light", "tie", or "" while the game goes on
+    end: str  # "no-moves", "resigned", or ""
+    final: Position
+
+    def position(self, ply: int) -> Position:
+        """The position after the first ``ply`` moves."""
+        return Position.replay(self.rules, self.moves[:ply], self.start)
+
+    @property
+    def text(self) -> str:
+        """The record as text (``write_record``)."""
+        return write_record(self)
+
+
+def make_record(
+    *,
+    rules: Rules,
+    moves: Iterable[str],
+    start: Position | None = None,
+    result: str = "",
+    end: str = "",
+    tags: Iterable[tuple[str, str]] = (),
+) -> Record:
+    """A record of these moves from ``start`` (the empty board by default), checked
+    by replaying them. Raises ``RecordError`` for a move the rules refuse or an end
+    the moves do not lead to."""
+    first = start if start is not None else Position.start(rules)
+    moves = tuple(moves)
+    if len(moves) > MAX_PLIES:
+        raise RecordError(f"a record has at most {MAX_PLIES} moves; this one has {len(moves)}")
+    position = first
+    for ply, move in enumerate(moves, start=1):
+        try:
+            position = position.play(move)
+        except MoveError as error:
+            raise RecordError(f"{_which(ply, first.turn)}: {error}") from None
+    result, end = _ending(position, result, end)
+    kept = tuple((name, value) for name, value in tags if name not in RULE_TAGS)
+    return Record(kept, rules, first, position.record, result, end, position)
+
+
+def _ending(position: Position, result: str, end: str) -> tuple[str, str]:
+    """The result and end a record's last position allows, or ``RecordError``."""
+    if result not in ("", *RESULTS):
+        raise RecordError(f"result: {result!r} is not dark, light, tie or *")
+    if end not in ("", *ENDS):
+        raise RecordError(f"end: {end!r} is not no-moves or resigned")
+    if position.is_over:
+        if end == "resigned":
+            raise RecordError("the game cannot end by resignation: neither side can move")
+        if result and result != position.result:
+            raise RecordError(
+                f"the result says {result}, but the moves end the game: {position.result}"
+            )
+        return position.result, "no-moves"
+    if end == "no-moves":
+        raise RecordError("the game did not end: after the last move there are moves to play")
+    if end == "resigned":
+        if result not in ("dark", "light"):
+            raise RecordError("a game ended by resignation has a winner: dark or light")
+        return result, end
+    if result:
+        raise RecordError(f"the result says {result}, but the game goes on: say how it ended")
+    return "", ""
+
+
+def write_record(record: Record) -> str:
+    """The record as text: its tags, its moves numbered in pairs, its score line."""
+    rules = record.rules
+    tags = [
+        *record.tags,
+        ("SpecialStones", "on" if rules.special_stones else "off"),
+        ("Scoring", rules.scoring),
+        ("Wraparound", "on" if rules.wraparound else "off"),
+    ]
+    if record.start != Position.start(rules):
+        tags.append(("Position", record.start.to_text()))
+    tags.append(("Result", record.result or "*"))
+    if record.end:
+        tags.append(("End", record.end))
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
+    lines.append("")
+    lines.extend(_numbered(record.moves, record.start.turn))
+    lines.append(str(record.final.score()))
+    return "\n".join(lines) + "\n"
+
+
+def _numbered(moves: Sequence[str], first: Color) -> list[str]:
+    """The moves numbered in pairs, dark's then light's; a record that starts with
+    light to move begins ``1. ... E4``."""
+    pending = list(moves)
+    lines = []
+    number = 1
+    if first is Color.LIGHT and pending:
+        lines.append(f"1. ... {pending.pop(0)}")
+        number = 2
+    while pending:
+        pair, pending = pending[:2], pending[2:]
+        lines.append(f"{number}. {' '.join(pair)}")
+        number += 1
+    return lines
+
+
+def read_record(text: str, rules: Rules | None = None) -> Record:
+    """The record ``text`` holds: a header and moves, or moves alone.
+
+    ``rules`` are the rules of a record whose header does not name them. Raises
+    ``RecordError`` saying where and why for anything that cannot be read.
+    """
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise RecordError(f"a record is at most {MAX_BYTES // 1024} kB; this text is larger")
+    if re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text):
+        raise RecordError("this is not a record: it holds characters that are not text")
+    tags, body = _read_tags(text)
+    rules = _rules(tags, rules or Rules())
+    start = Position.start(rules)
+    if "Position" in tags:
+        try:
+            start = Position.from_text(tags["Position"], rules)
+        except InvalidPositionError as error:
+            raise RecordError(f"the Position tag: {error}") from None
+    body, score = _score_line(body)
+    moves = _read_moves(body, start)
+    result = tags.get("Result", "*").strip().lower()
+    record = make_record(
+        rules=rules,
+        moves=moves,
+        start=start,
+        result="" if result == "*" else result,
+        end=tags.get("End", "").strip().lower(),
+        tags=tags.items(),
+    )
+    if score is not None and score != tuple(record.final.score()):
+        raise RecordError(
+            f"the score line says Dark: {score[0]}, Light: {score[1]}, "
+            f"but the moves give {record.final.score()}"
+        )
+    return record
+
+
+def _read_tags(text: str) -> tuple[dict[str, str], str]:
+    """The header's tags, by name, and the rest of the text: the moves."""
+    tags: dict[str, str] = {}
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index].strip()
+        if not line:
+            index += 1
+            continue
+        if not line.startswith("["):
+            break
+        found = _TAG.fullmatch(line)
+        if found is None:
+            raise RecordError(f'line {index + 1}: {line[:60]!r} is not a tag like [Name "value"]')
+        name, value = found[1], re.sub(r"\\(.)", r"\1", found[2])
+        if name in tags:
+            raise RecordError(f"line {index + 1}: the tag {name} comes twice")
+        tags[name] = value
+        index += 1
+    return tags, "\n".join(lines[index:])
+
+
+def _rules(tags: dict[str, str], default: Rules) -> Rules:
+    """The rules the tags name, each missing one taken from ``default``."""
+
+    def on_off(name: str, fallback: bool) -> bool:
+        if name not in tags:
+            return fallback
+        value = tags[name].strip().lower()
+        if value not in _ON_OFF:
+            raise RecordError(f"the {name} tag: {tags[name]!r} is not on or off")
+        return _ON_OFF[value]
+
+    scoring = tags.get("Scoring", default.scoring).strip().lower()
+    if scoring not in ("standard", "simple"):
+        raise RecordError(f"the Scoring tag: {tags['Scoring']!r} is not standard or simple")
+    return Rules(
+        special_stones=on_off("SpecialStones", default.special_stones),
+        scoring=scoring,
+        wraparound=on_off("Wraparound", default.wraparound),
+    )
+
+
+def _score_line(body: str) -> tuple[str, tuple[int, int] | None]:
+    """The moves without the score line at their end, and the score it gives."""
+    found = _SCORE_LINE.search(body)
+    if found is None:
+        return body, None
+    return body[: found.start()], (int(found[1]), int(found[2]))
+
+
+def _read_moves(body: str, start: Position) -> list[str]:
+    """The moves of a record's body, in the order written; checked one by one only
+    for their form here (``make_record`` plays them)."""
+    moves: list[str] = []
+    position = 0
+    while position < len(body):
+        for pattern in (_SEPARATOR, _NUMBER):
+            skipped = pattern.match(body, position)
+            if skipped:
+                position = skipped.end()
+                break
+        else:
+            found = _MOVE.match(body, position)
+            word = re.match(r"\S+", body[position:])[0]
+            where = _which(len(moves) + 1, start.turn)
+            if found is None:
+                raise RecordError(f"{where}: {word[:30]!r} is not a move")
+            try:
+                parse_move(found[0])
+            except MoveError as error:
+                raise RecordError(f"{where}: {error}") from None
+            moves.append(found[0])
+            if len(moves) > MAX_PLIES:
+                raise RecordError(f"a record has at most {MAX_PLIES} moves; this one has more")
+            position = found.end()
+    return moves
+
+
+def _which(ply: int, first: Color) -> str:
+    """How a message names move ``ply`` of a record whose first move is ``first``'s:
+    "ply 7 (dark's move 4)". Sides alternate, passes included."""
+    color = first if ply % 2 else first.opponent
+    return f"ply {ply} ({color.value}'s move {(ply + 1) // 2})"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")

@@ -1,0 +1,182 @@
+"""Game records (game/records.py): written, read back, and refused with a reason."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.engine import Position, Rules
+from game.records import (
+    MAX_PLIES,
+    RecordError,
+    make_record,
+    read_record,
+    write_record,
+)
+
+RULE_SETS = [
+    Rules(special_stones=special, scoring=scoring, wraparound=wrap)
+    for special, scoring, wrap in itertools.product(
+        (True, False), ("standard", "simple"), (False, True)
+    )
+]
+
+
+def random_game(rules: Rules, seed: int, start: Position | None = None, limit: int = 200):
+    """A game of random legal moves: its moves and its last position."""
+    rng = random.Random(seed)
+    position = start if start is not None else Position.start(rules)
+    moves = []
+    while not position.is_over and len(moves) < limit:
+        move = rng.choice(position.legal_moves())
+        position = position.play(move)
+        moves.append(position.record[-1])
+    return moves, position
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rules=st.sampled_from(RULE_SETS),
+    seed=st.integers(0, 10**6),
+    cut=st.integers(0, 120),
+    resign=st.booleans(),
+)
+def test_write_then_read_gives_the_same_record_for_every_rule_set(rules, seed, cut, resign):
+    moves, final = random_game(rules, seed)
+    moves = moves[:cut] if cut < len(moves) else moves
+    going_on = not Position.replay(rules, moves).is_over
+    result, end = ("light", "resigned") if resign and going_on else ("", "")
+    record = make_record(
+        rules=rules, moves=moves, result=result, end=end, tags=[("Game", f"g{seed}")]
+    )
+    text = write_record(record)
+    again = read_record(text)
+    assert write_record(again) == text
+    assert again.moves == record.moves and again.rules == rules
+    assert (again.result, again.end) == (record.result, record.end)
+    assert again.final == Position.replay(rules, moves)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+def test_a_record_from_a_set_up_position_keeps_it(rules):
+    start_moves, _ = random_game(rules, 7, limit=9)
+    start = Position.from_text(Position.replay(rules, start_moves).to_text(), rules)
+    moves, final = random_game(rules, 8, start=start)
+    record = make_record(rules=rules, moves=moves, start=start)
+    text = write_record(record)
+    assert f'[Position "{start.to_text()}"]' in text
+    again = read_record(text)
+    assert again.start == start and again.final == final and write_record(again) == text
+    assert again.result == final.result and again.end == "no-moves"
+
+
+def test_the_text_of_a_small_game():
+    record = make_record(
+        rules=Rules(),
+        moves=["D4", "E4", "T E5", "A7", "W A7"],
+        result="dark",
+        end="resigned",
+        tags=[("Game", "abc"), ("Dark", 'The "Bold"'), ("Light", "Wita (computer, level 6)")],
+    )
+    assert write_record(record) == (
+        '[Game "abc"]\n'
+        '[Dark "The \\"Bold\\""]\n'
+        '[Light "Wita (computer, level 6)"]\n'
+        '[SpecialStones "on"]\n'
+        '[Scoring "standard"]\n'
+        '[Wraparound "off"]\n'
+        '[Result "dark"]\n'
+        '[End "resigned"]\n'
+        "\n"
+        "1. D4 E4\n"
+        "2. T E5xE4 A7\n"
+        "3. W A7\n"
+        "Dark: 2, Light: 0\n"
+    )
+
+
+def test_a_record_starting_with_light_to_move_numbers_from_dark_s_empty_half():
+    start = Position.from_text("......./......./......./...S.../......./......./....... l TWtw")
+    text = write_record(make_record(rules=Rules(), moves=["E4", "A1", "G7"], start=start))
+    assert "1. ... E4\n2. A1 G7\n" in text
+    assert read_record(text).moves == ("E4", "A1", "G7")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "D4 E4 T E5",
+        "d4, e4, t e5",
+        "1. D4 E4 2. T E5",
+        "1.D4 E4\n2.T E5xE4",
+        "D4\nE4\n\nt  e5 x e4",
+        "1. D4 E4 2. T E5\nDark: 0, Light: 0",
+        "1. D4 1... E4 2. T E5",
+    ],
+)
+def test_reading_is_forgiving_about_form(text):
+    assert read_record(text).moves == ("D4", "E4", "T E5xE4")
+
+
+def test_the_rules_come_from_the_tags_or_else_from_the_caller():
+    assert read_record("D4").rules == Rules()
+    simple = Rules(scoring="simple", wraparound=True)
+    assert read_record("D4", simple).rules == simple
+    tagged = read_record('[Scoring "simple"]\n[SpecialStones "off"]\nD4', simple)
+    assert tagged.rules == Rules(special_stones=False, scoring="simple", wraparound=True)
+
+
+def test_unknown_tags_are_kept_in_order():
+    text = '[Event "Club night"]\n[Round "3"]\n\nD4'
+    record = read_record(text)
+    assert record.tags == (("Event", "Club night"), ("Round", "3"))
+    assert write_record(record).startswith('[Event "Club night"]\n[Round "3"]\n')
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("D4 E4 Z9", "ply 3 (dark's move 2): 'Z9' is not a move"),
+        ("D4 D4", "ply 2 (light's move 1): D4 is taken"),
+        ("D4 E4 T E5xA1", "ply 3 (dark's move 2): "),
+        ("D4 hello", "ply 2 (light's move 1): 'hello' is not a move"),
+        ("D4 E44", "ply 2 (light's move 1): 'E44' is not a move"),
+        ('[Scoring "golf"]\nD4', "the Scoring tag: 'golf' is not standard or simple"),
+        ('[Wraparound "maybe"]\nD4', "the Wraparound tag: 'maybe' is not on or off"),
+        ('[Game "a"]\n[Game "b"]\nD4', "line 2: the tag Game comes twice"),
+        ("[Game a]\nD4", "line 1: '[Game a]' is not a tag"),
+        ('[Position "nonsense"]\nD4', "the Position tag: 'nonsense' is not position text"),
+        ("D4 E4\nDark: 5, Light: 0", "the score line says Dark: 5, Light: 0, but the moves"),
+        ('[Result "dark"]\nD4', "the result says dark, but the game goes on"),
+        ('[Result "purple"]\nD4', "result: 'purple' is not dark, light, tie or *"),
+        ('[End "no-moves"]\nD4', "the game did not end"),
+        ('[End "resigned"]\n[Result "tie"]\nD4', "a game ended by resignation has a winner"),
+        ("D4\x00E4", "it holds characters that are not text"),
+        ("D4 " * 30000, "a record is at most 64 kB"),
+        ("D4 " * (MAX_PLIES + 1), f"at most {MAX_PLIES} moves"),
+    ],
+)
+def test_what_cannot_be_read_is_refused_saying_where_and_why(text, message):
+    with pytest.raises(RecordError) as refused:
+        read_record(text)
+    assert message in str(refused.value)
+
+
+def test_a_finished_game_ends_by_no_moves_even_without_tags():
+    moves, final = random_game(Rules(), 3)
+    assert final.is_over
+    record = read_record(" ".join(moves))
+    assert (record.result, record.end) == (final.result, "no-moves")
+    with pytest.raises(RecordError, match="cannot end by resignation"):
+        make_record(rules=Rules(), moves=moves, result="dark", end="resigned")
+
+
+def test_a_record_gives_every_position_of_its_game():
+    record = read_record("D4 E4 T E5")
+    assert record.position(0) == Position.start()
+    assert record.position(2) == Position.replay(Rules(), ["D4", "E4"])
+    assert record.position(3) == record.final
