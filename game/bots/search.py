@@ -268,6 +268,40 @@ def mcts(
         raise ValueError("the game is over: there is no move to choose")
     if len(moves) == 1:
         return moves[0], 0
+    root, iterations = search_tree(
+        position,
+        rng,
+        playouts=playouts,
+        deadline=deadline,
+        use_bias=use_bias,
+        exploration=exploration,
+        policy=policy,
+        uniform=uniform,
+        widening=widening,
+        margin_weight=margin_weight,
+        clock=clock,
+    )
+    best = max(root.children, key=lambda child: child.visits)
+    return best.move, iterations
+
+
+def search_tree(
+    position: Position,
+    rng: random.Random,
+    *,
+    playouts: int | None = None,
+    deadline: float | None = None,
+    use_bias: bool = True,
+    exploration: float = EXPLORATION,
+    policy: int = PLAYOUT_SAMPLES,
+    uniform: bool = False,
+    widening: float | None = WIDENING,
+    margin_weight: float = MARGIN_WEIGHT,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[Node, int]:
+    """The search tree of ``position`` after ``playouts`` iterations or at
+    ``deadline``, and the number of iterations run (``mcts`` plays its most visited
+    move; ``analysis`` reads its line and values)."""
     root = Node(position, None, 0.0)
     root.untried = root.expand_order(use_bias)
     bias_weight = BIAS if use_bias else 0.0
@@ -324,8 +358,7 @@ def mcts(
             if visited.move is not None:
                 mover = visited.position.turn.opponent
                 visited.wins += dark_result if mover is Color.DARK else 1.0 - dark_result
-    best = max(root.children, key=lambda child: child.visits)
-    return best.move, iterations
+    return root, iterations
 
 
 class _OutOfTime(Exception):
@@ -416,4 +449,4 @@ def remaining_moves(position: Position) -> int:
     return stones.bit_count() + bool(thunder) + bool(woden) + bin(position._hand).count("1")
 
 
-__all__ = ["PASS", "mcts", "move_values", "outcome", "remaining_moves", "solve"]
+__all__ = ["PASS", "mcts", "move_values", "outcome", "remaining_moves", "search_tree", "solve"]
