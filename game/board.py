@@ -198,16 +198,22 @@ def _choices(position: Position, mover: Color, selected: Stone) -> tuple[Choice,
 
 @drawn_by("game/_move.html", "move")
 class MoveItem(NamedTuple):
-    """One move of the list (a named tuple: a game's every move is made for each page)."""
+    """One move of the list (a named tuple: a game's every move is made for each page).
+
+    Each links to the game's moment after it (``?ply=``, relative to the page, so an
+    item looks the same in every game that has it, and is drawn once).
+    """
 
     ply: int
     color: str
     text: str  # the record's notation: a thunder move with its removals
     is_pass: bool
+    current: bool  # the moment shown while looking back
 
 
-def move_list(position: Position) -> Fragments:
-    """The moves that led to ``position``, numbered from the ply its history starts at.
+def move_list(position: Position, current: int | None = None) -> Fragments:
+    """The moves that led to ``position``, numbered from the ply its history starts at;
+    ``current`` marks the moment looked back at, if any.
 
     The newest is marked by the list's style while the game goes on, not here: each
     item then looks the same in every game that has it, and is drawn once.
@@ -220,6 +226,7 @@ def move_list(position: Position) -> Fragments:
             color=played.color.value,
             text=played.text,
             is_pass=played.move.is_pass,
+            current=ply == current,
         )
         for ply, played in enumerate(history, start=first)
     )

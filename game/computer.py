@@ -11,11 +11,15 @@ once; a task lost with a killed worker is enqueued again by ``recover``.
 
 from __future__ import annotations
 
+from functools import partial
+
+from django.db import transaction
 from django.db.models import F, Q
 from django_tasks import task
 
 from game import bots, play
-from game.models import Game
+from game.engine import Position, Rules
+from game.models import Analysis, Game
 
 
 @task()
@@ -26,7 +30,7 @@ def reply(public_id: str, ply: int) -> str:
     if game is None or game.ply != ply or not game.computer_to_move:
         return ""
     move = str(bots.choose_move(game.position(), game.computer_to_move))
-    return move if play.computer_move(public_id, ply, move) else ""
+    return move if play.computer_move(public_id, ply, move, game.position_text) else ""
 
 
 @task()
@@ -37,12 +41,12 @@ def hint(public_id: str, ply: int) -> str:
     if game is None or game.ply != ply or not game.hint_asked or game.hint:
         return ""
     move = str(bots.choose_move(game.position(), bots.STRONGEST))
-    return move if play.give_hint(public_id, ply, move) else ""
+    return move if play.give_hint(public_id, ply, move, game.position_text) else ""
 
 
 def recover() -> int:
-    """Enqueue again the thinking a stopped worker may have left undone: every reply
-    and hint still due. Return how many tasks were enqueued.
+    """Enqueue again the thinking a stopped worker may have left undone: every reply,
+    hint and analysis still due. Return how many tasks were enqueued.
 
     A worker that was killed while it thought leaves its task marked as running,
     and nothing runs it again. Whatever is still due is enqueued again here; if it
@@ -54,8 +58,72 @@ def recover() -> int:
         (Q(turn="dark") & ~Q(dark_level="")) | (Q(turn="light") & ~Q(light_level=""))
     ).values_list("public_id", "ply")
     hints = active.filter(hint="", hint_ply=F("ply")).values_list("public_id", "ply")
+    analyses = list(Analysis.objects.filter(dark_win=None).values_list("key", flat=True))
     for public_id, ply in replies:
         reply.enqueue(public_id, ply)
     for public_id, ply in hints:
         hint.enqueue(public_id, ply)
-    return len(replies) + len(hints)
+    if analyses:
+        analyse.enqueue(analyses, GAME_ANALYSIS_SECONDS)
+    return len(replies) + len(hints) + bool(analyses)
+
+
+# Analysis -----------------------------------------------------------------------------------
+
+# How long the strongest level looks at one position: a moment of a replay asked for
+# by a player gets its full second; a whole game, one position after another, less.
+ANALYSIS_SECONDS = 1.0
+GAME_ANALYSIS_SECONDS = 0.3
+
+
+def analysis_key(rules: Rules, position_text: str) -> str:
+    """The key of a position's analysis: the rules and the position text."""
+    special = "S" if rules.special_stones else "s"
+    wrap = "W" if rules.wraparound else "w"
+    return f"{special}{rules.scoring[0]}{wrap} {position_text}"
+
+
+def rules_of_key(key: str) -> tuple[Rules, str]:
+    """The rules and position text an analysis key names."""
+    flags, _, text = key.partition(" ")
+    scoring = "standard" if flags[1] == "s" else "simple"
+    return Rules(special_stones=flags[0] == "S", scoring=scoring, wraparound=flags[2] == "W"), text
+
+
+def request_analysis(keys: list[str], seconds: float = ANALYSIS_SECONDS) -> int:
+    """Have a worker analyse the positions of these keys that are not analysed nor
+    being analysed; return how many it will. Call it in the request's transaction:
+    the task is enqueued when it commits."""
+    known = set(Analysis.objects.filter(key__in=keys).values_list("key", flat=True))
+    wanted = [key for key in dict.fromkeys(keys) if key not in known]
+    if wanted:
+        Analysis.objects.bulk_create([Analysis(key=key) for key in wanted], ignore_conflicts=True)
+        transaction.on_commit(partial(analyse.enqueue, wanted, seconds))
+    return len(wanted)
+
+
+@task()
+def analyse(keys: list[str], seconds: float) -> int:
+    """Analyse each position of ``keys`` still waiting, in order, saving each as it is
+    done so the page shows them as they come; return how many were analysed."""
+    done = 0
+    for key in keys:
+        if not Analysis.objects.filter(key=key, dark_win=None).exists():
+            continue  # done meanwhile, by another worker
+        rules, text = rules_of_key(key)
+        position = Position.from_text(text, rules)
+        if position.is_over:
+            dark, light = position.score()
+            found = {"dark_win": 1.0 if dark > light else 0.0 if dark < light else 0.5}
+            found |= {"proven": True}
+        else:
+            result = bots.analyse(position, seconds)
+            found = {
+                "move": str(result.move),
+                "line": ", ".join(map(str, result.line)),
+                "dark_win": result.dark_win,
+                "proven": result.proven,
+            }
+        Analysis.objects.filter(key=key, dark_win=None).update(**found)
+        done += 1
+    return done

@@ -54,11 +54,14 @@ def _choice(option: str, choices: list[tuple[str, str]], **kwargs: object) -> fo
     )
 
 
-class NewGameForm(forms.Form):
-    mode = _choice("kind of game (mode)", Game.Mode.choices, initial=Game.Mode.HOTSEAT)
-    special_stones = OnOffField(initial=True, label="Special stones")
-    scoring = _choice("scoring", Game.Scoring.choices, initial=Game.Scoring.STANDARD)
-    wraparound = OnOffField(label="Wraparound board")
+# The games a person starts; an imported record is replayed, never played.
+PLAYABLE = [(value, label) for value, label in Game.Mode.choices if value != Game.Mode.IMPORTED]
+
+
+class SeatsForm(forms.Form):
+    """Who plays a new game: the kind of game, the creator's colour, the computer's level."""
+
+    mode = _choice("kind of game (mode)", PLAYABLE, initial=Game.Mode.HOTSEAT)
     color = _choice(
         "colour",
         [("dark", "Dark (moves first)"), ("light", "Light"), ("random", "Random")],
@@ -83,6 +86,29 @@ class NewGameForm(forms.Form):
         ):
             self.add_error("level", "Choose the computer's level.")
         return data
+
+    def error_text(self) -> str:
+        """Every refusal in one line, for a message."""
+        return " ".join(str(error) for errors in self.errors.values() for error in errors)
+
+
+class ContinueForm(SeatsForm):
+    """A new game from a moment of another game, a record or a position."""
+
+    mode = _choice(
+        "kind of game (mode)",
+        [(Game.Mode.HOTSEAT, "Hot-seat"), (Game.Mode.COMPUTER, "Play the computer")],
+        initial=Game.Mode.HOTSEAT,
+    )
+    ply = forms.IntegerField(min_value=0, max_value=10_000, required=False)
+
+
+class NewGameForm(SeatsForm):
+    special_stones = OnOffField(initial=True, label="Special stones")
+    scoring = _choice("scoring", Game.Scoring.choices, initial=Game.Scoring.STANDARD)
+    wraparound = OnOffField(label="Wraparound board")
+
+    field_order = ["mode", "special_stones", "scoring", "wraparound", "color", "level"]
 
     def rules(self) -> Rules:
         data = self.cleaned_data

@@ -134,6 +134,9 @@ class Game(models.Model):
         HOTSEAT = "hotseat", "Hot-seat"
         FRIEND = "friend", "Play a friend"
         COMPUTER = "computer", "Play the computer"
+        # A record brought in through /import/: nobody holds its seats; it is replayed,
+        # and continued as a new game from any of its moves.
+        IMPORTED = "imported", "Imported record"
 
     class Status(models.TextChoices):
         """Where a game is; every value after ``ACTIVE`` is a way it ended."""
@@ -166,6 +169,11 @@ class Game(models.Model):
     # A seat the computer holds names its level (game.bots); a person's seat has a token.
     dark_level = models.CharField(max_length=16, blank=True)
     light_level = models.CharField(max_length=16, blank=True)
+    # The position text the game started from; "" for the empty board.
+    start_text = models.CharField(max_length=80, blank=True)
+    # For an imported record, its tags (names, date, event) as read, so that an
+    # export gives them back.
+    tags = models.JSONField(default=dict, blank=True)
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
@@ -187,6 +195,9 @@ class Game(models.Model):
     # being thought out. It stands only while the game is at that ply.
     hint_ply = models.PositiveIntegerField(null=True, blank=True)
     hint = models.CharField(max_length=32, blank=True)
+    # In a friend game, the side that asks to take back its last move, until the
+    # other side answers; "" when nobody asks.
+    takeback_by = models.CharField(max_length=5, blank=True)
 
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True, db_index=True)  # newsroom, pruning
@@ -270,12 +281,24 @@ class Game(models.Model):
         return self.record_text.split("\n") if self.record_text else []
 
     def logged_record(self) -> list[str]:
-        """The moves' notation from the move log, the truth (one query)."""
-        return list(self.moves.order_by("ply").values_list("notation", flat=True))
+        """The moves' notation from the move log, the truth (one query); moves taken
+        back stay in the log, marked, and are left out."""
+        moves = self.moves.filter(taken_back=None).order_by("ply")
+        return list(moves.values_list("notation", flat=True))
 
-    def position(self) -> Position:
-        """The current position, with the moves that led to it (replayed from the cache)."""
-        return Position.replay(self.rules, self.cached_record())
+    def start(self) -> Position:
+        """The position the game started from."""
+        if self.start_text:
+            return Position.from_text(self.start_text, self.rules)
+        return Position.start(self.rules)
+
+    def position(self, ply: int | None = None) -> Position:
+        """The position after ``ply`` moves (the current one by default), with the moves
+        that led to it (replayed from the cache)."""
+        record = self.cached_record()
+        if ply is not None:
+            record = record[:ply]
+        return Position.replay(self.rules, record, self.start())
 
     def cache_position(self, position: Position, added: Sequence[str] = ()) -> list[str]:
         """Copy ``position`` onto the cached fields and return their names; ``added`` is
@@ -315,15 +338,66 @@ class Move(models.Model):
     notation = models.CharField(max_length=32)
     color = models.CharField(max_length=5, choices=[(c.value, c.value) for c in Color])
     created = models.DateTimeField(auto_now_add=True)
+    # When the move was taken back: it stays in the log, out of the game's record.
+    taken_back = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "ply"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply"),
+            models.UniqueConstraint(
+                fields=["game", "ply"],
+                condition=Q(taken_back=None),
+                name="one_move_per_ply",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.ply}. {self.notation}"
+
+
+class BrowserGame(models.Model):
+    """A game this browser played or made, for its "My games" list (``/games/``).
+
+    A browser is known by a long-lived signed cookie holding a random id
+    (``game.seats``); the list is kept here, so it is not capped by a cookie's size.
+    """
+
+    browser = models.CharField(max_length=32, help_text="the browser's random id")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="browsers")
+    colors = models.CharField(max_length=10, blank=True, help_text="the seats it holds")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(fields=["browser", "game"], name="one_entry_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.browser}: {self.game.public_id}"
+
+
+class Analysis(models.Model):
+    """The strongest level's view of one position, worked out by a worker: its move,
+    the line it expects and dark's chances. Keyed by the rules and the position
+    text, so every game and board that reaches the position shares it."""
+
+    key = models.CharField(max_length=100, unique=True, help_text="rules and position text")
+    move = models.CharField(max_length=32, blank=True)
+    line = models.CharField(max_length=400, blank=True, help_text="moves, comma-separated")
+    dark_win = models.FloatField(null=True, blank=True)
+    proven = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def done(self) -> bool:
+        return self.dark_win is not None
 
 
 class RateCount(models.Model):

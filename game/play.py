@@ -8,11 +8,12 @@ module checks who may act, writes the move log and refreshes the cached state.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 
 from django.core.signing import salted_hmac
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from game import bots
@@ -105,6 +106,8 @@ def create_game(
     creator: str = "dark",
     rematch_of: Game | None = None,
     level: str = "",
+    start: Position | None = None,
+    moves: Sequence[str] = (),
 ) -> tuple[Game, dict[str, str]]:
     """Start a game; return it and the seat tokens of its creator, by colour.
 
@@ -112,8 +115,12 @@ def create_game(
     is ``dark``, ``light`` or ``random``) and leaves the other for the invite; a game
     against the computer one seat, and the other to ``level`` (a ``bots`` level id),
     which thinks at once if it has the first move.
+
+    A game may start from a set-up position, ``start``, and with ``moves`` already
+    played from it (a game continued from a replay, an imported record or a board
+    set up by hand); they are logged as its first moves.
     """
-    if mode not in Game.Mode.values:
+    if mode not in (Game.Mode.HOTSEAT, Game.Mode.FRIEND, Game.Mode.COMPUTER):
         raise PlayError(
             f"{mode!r} is not a kind of game: choose hot-seat, play a friend or the computer"
         )
@@ -123,24 +130,76 @@ def create_game(
         raise PlayError(f"{creator!r} is not a colour: choose dark, light or random")
     if mode == Game.Mode.COMPUTER and level not in bots.LEVEL_IDS:
         raise PlayError(f"{level!r} is not a level: choose one of {', '.join(bots.LEVEL_IDS)}")
-    game = Game(
-        mode=mode,
-        special_stones=rules.special_stones,
-        scoring=rules.scoring,
-        wraparound=rules.wraparound,
-        rematch_of=rematch_of,
-    )
-    game.cache_position(Position.start(rules))
+    game, position = _new_game(mode, rules, start, moves)
+    if position.is_over:
+        raise GameFinished("the game is over in that position: there is nothing to play")
     colors = [c.value for c in Color] if mode == Game.Mode.HOTSEAT else [creator]
     tokens = {color: new_seat_token() for color in colors}
     for color, token in tokens.items():
         setattr(game, f"{color}_seat", hash_token(token))
     if mode == Game.Mode.COMPUTER:
         setattr(game, f"{Color(creator).opponent.value}_level", level)
+    game.rematch_of = rematch_of
     game.status = Game.Status.ACTIVE if mode != Game.Mode.FRIEND else Game.Status.WAITING
-    game.save()
+    with transaction.atomic():
+        game.save()
+        _log(game, position.history)
     _computer_replies(game)
     return game, tokens
+
+
+def import_game(
+    rules: Rules,
+    start: Position,
+    moves: Sequence[str],
+    result: str = "",
+    end: str = "",
+    tags: Mapping[str, str] | None = None,
+) -> Game:
+    """Save a record read by ``game.records`` as a game to replay: nobody holds its
+    seats; it is continued as a new game (``create_game``) from any of its moves."""
+    game, position = _new_game(Game.Mode.IMPORTED, rules, start, moves)
+    game.tags = dict(tags or {})
+    if position.is_over:
+        finish(game, position.result, Game.Status.NO_MOVES)
+    elif end == Game.Status.RESIGNED:
+        finish(game, result, Game.Status.RESIGNED)
+    with transaction.atomic():
+        game.save()
+        _log(game, position.history)
+    return game
+
+
+def _new_game(
+    mode: str, rules: Rules, start: Position | None, moves: Sequence[str]
+) -> tuple[Game, Position]:
+    """An unsaved game of ``mode`` from ``start`` (the empty board by default) with
+    ``moves`` played and any automatic pass after them; and its position."""
+    first = start if start is not None else Position.start(rules)
+    if first.rules != rules:
+        raise ValueError("the start position is for other rules than the game's")
+    position = Position.replay(rules, moves, first)
+    while position.must_pass:
+        position = position.play(PASS)
+    game = Game(
+        mode=mode,
+        special_stones=rules.special_stones,
+        scoring=rules.scoring,
+        wraparound=rules.wraparound,
+        start_text="" if first == Position.start(rules) else first.to_text(),
+    )
+    game.cache_position(position, position.record)
+    return game, position
+
+
+def _log(game: Game, played: Sequence) -> None:
+    """Write ``played`` (the engine's ``Played`` moves) to the log of a saved game,
+    numbered on from the ply the game's log has reached."""
+    first = game.ply - len(played) + 1
+    Move.objects.bulk_create(
+        Move(game=game, ply=ply, notation=move.text, color=move.color)
+        for ply, move in enumerate(played, start=first)
+    )
 
 
 def _computer_replies(game: Game) -> None:
@@ -258,17 +317,21 @@ def make_move(
     return game
 
 
-def computer_move(public_id: str, ply: int, text: str) -> Game | None:
-    """Play the computer's move ``text``, thought out for the game at ``ply``.
+def computer_move(public_id: str, ply: int, text: str, seen: str = "") -> Game | None:
+    """Play the computer's move ``text``, thought out for the game at ``ply``, in the
+    position whose text is ``seen``.
 
-    Returns None, changing nothing, when the game is no longer at that ply or not
-    the computer's to move: the reply was played already (a task run twice), or the
-    player resigned. That makes a reply happen once per ply, however many workers
+    Returns None, changing nothing, when the game is no longer there or not the
+    computer's to move: the reply was played already (a task run twice), the player
+    resigned, or took a move back and played another (the same ply, another
+    position). That makes a reply happen once per position, however many workers
     thought of it.
     """
     with transaction.atomic():
         game = _locked(public_id)
         if not game.computer_to_move or game.ply != ply:
+            return None
+        if seen and seen != game.position_text:
             return None
         _record(game, Position.from_text(game.position_text, game.rules).play(text))
     return game
@@ -284,17 +347,105 @@ def _record(game: Game, position: Position) -> None:
     while position.must_pass:
         position = position.play(PASS)
     played = position.history
+    changed = game.cache_position(position, [move.text for move in played])
     try:
-        Move.objects.bulk_create(
-            Move(game=game, ply=ply, notation=move.text, color=move.color)
-            for ply, move in enumerate(played, start=game.ply + 1)
-        )
+        _log(game, played)
     except IntegrityError:
         raise StaleMove("the board changed since you saw it: look again") from None
-    changed = game.cache_position(position, [move.text for move in played])
     if position.is_over:
         changed += finish(game, position.result, Game.Status.NO_MOVES)
+    if game.takeback_by:  # a move answers a takeback request: it lapses
+        game.takeback_by = ""
+        changed.append("takeback_by")
     game.save_change(*changed)
+    _computer_replies(game)
+
+
+# Takebacks ----------------------------------------------------------------------------------
+
+
+def take_back(public_id: str, tokens: Tokens) -> Game:
+    """Take a move back: in hot-seat the last move, at once; against the computer the
+    player's last move and the computer's reply, at once. In a friend game the
+    friend must agree: this asks them (``answer_takeback``). The moves stay in the
+    log, marked as taken back."""
+    with transaction.atomic():
+        game = _locked(public_id)
+        seated = _check_playing(game, tokens, "take a move back")
+        if game.mode == Game.Mode.FRIEND and len(seated) == 1:
+            (color,) = seated
+            if game.takeback_by:
+                raise PlayError(f"{game.takeback_by} has asked for a takeback already")
+            _ply_before_last_move(game, color)  # there must be a move to take back
+            game.takeback_by = color
+            game.save_change("takeback_by")
+            return game
+        # Both seats (hot-seat, or both seats of a friend game in one browser): the
+        # last move; against the computer, the player's own.
+        color = _last_mover(game) if len(seated) == 2 else next(iter(seated))
+        _rewind(game, _ply_before_last_move(game, color))
+    return game
+
+
+def answer_takeback(public_id: str, tokens: Tokens, accept: bool) -> Game:
+    """Accept the friend's takeback (their last move, and any reply, are undone) or
+    decline it; either way the request is over."""
+    with transaction.atomic():
+        game = _locked(public_id)
+        seated = _check_playing(game, tokens, "answer a takeback")
+        asker = game.takeback_by
+        if not asker:
+            raise PlayError("nobody has asked for a takeback")
+        if asker in seated:
+            raise PlayError("your friend answers your takeback, not you")
+        game.takeback_by = ""
+        if accept:
+            _rewind(game, _ply_before_last_move(game, asker))
+        else:
+            game.save_change("takeback_by")
+    return game
+
+
+def _check_playing(game: Game, tokens: Tokens, action: str) -> set[str]:
+    """The colours ``tokens`` hold in a game that goes on; raise if none or it does not."""
+    if game.is_over:
+        raise GameFinished("the game is over: moves can no longer be taken back")
+    seated = seated_colors(game, tokens)
+    if not seated:
+        raise NotSeated(f"you are watching this game: only its players can {action}")
+    if game.status == Game.Status.WAITING:
+        raise NotStarted("the game starts when your friend joins: send them the invite link")
+    return seated
+
+
+def _last_mover(game: Game) -> str:
+    """The side that made the last move that was not a pass."""
+    for played in reversed(game.position().history):
+        if not played.move.is_pass:
+            return played.color.value
+    raise PlayError("there is no move to take back")
+
+
+def _ply_before_last_move(game: Game, color: str) -> int:
+    """The ply before ``color``'s last move that was not a pass (a pass is automatic:
+    taking it back alone would give the turn to a side that cannot move)."""
+    history = game.position().history
+    for index in range(len(history) - 1, -1, -1):
+        played = history[index]
+        if played.color == color and not played.move.is_pass:
+            return index
+    raise PlayError("you have no move to take back")
+
+
+def _rewind(game: Game, ply: int) -> None:
+    """Go back to ``ply``: the later moves are marked as taken back, the cached state
+    is that of the game then, and a hint or takeback request lapses."""
+    Move.objects.filter(game=game, ply__gt=ply, taken_back=None).update(taken_back=timezone.now())
+    position = game.position(ply)
+    game.ply, game.record_text = 0, ""  # the cache is rewritten from the start
+    changed = game.cache_position(position, position.record)
+    game.hint_ply, game.hint, game.takeback_by = None, "", ""
+    game.save_change(*changed, "hint_ply", "hint", "takeback_by")
     _computer_replies(game)
 
 
@@ -316,11 +467,14 @@ def ask_hint(public_id: str, tokens: Tokens) -> Game:
     return game
 
 
-def give_hint(public_id: str, ply: int, text: str) -> Game | None:
-    """Show ``text`` as the hint asked for at ``ply``; None if the game moved on."""
+def give_hint(public_id: str, ply: int, text: str, seen: str = "") -> Game | None:
+    """Show ``text`` as the hint asked for at ``ply`` in the position whose text is
+    ``seen``; None if the game moved on."""
     with transaction.atomic():
         game = _locked(public_id)
         if not game.hint_asked or game.hint_ply != ply or game.hint:
+            return None
+        if seen and seen != game.position_text:
             return None
         game.hint = text
         game.save_change("hint")

@@ -1,12 +1,21 @@
-"""The seats a browser holds, kept in its session (a signed, HttpOnly cookie)."""
+"""The seats a browser holds, kept in its session (a signed, HttpOnly cookie), and
+the list of its games ("My games"), kept on the server under the browser's id."""
 
 from __future__ import annotations
 
+import secrets
+
+from django.db import transaction
 from django.http import HttpRequest
+
+from game.models import BrowserGame, Game
 
 SESSION_KEY = "seats"
 # The session is a cookie: keep the most recent games' seats so it stays small.
 MAX_GAMES = 24
+# A random id for the browser, kept in the same signed cookie for a year
+# (SESSION_COOKIE_AGE): the key to its list of games, which has no cap.
+BROWSER_KEY = "browser"
 
 
 def tokens_for(request: HttpRequest, public_id: str) -> dict[str, str]:
@@ -16,8 +25,20 @@ def tokens_for(request: HttpRequest, public_id: str) -> dict[str, str]:
     return dict(held) if isinstance(held, dict) else {}
 
 
+def browser_id(request: HttpRequest, create: bool = False) -> str:
+    """This browser's id; "" if it has none and ``create`` is false."""
+    browser = request.session.get(BROWSER_KEY)
+    if isinstance(browser, str) and len(browser) == 32:
+        return browser
+    if not create:
+        return ""
+    browser = secrets.token_hex(16)
+    request.session[BROWSER_KEY] = browser
+    return browser
+
+
 def remember(request: HttpRequest, public_id: str, tokens: dict[str, str]) -> None:
-    """Add seat tokens for a game to this browser's session."""
+    """Add seat tokens for a game to this browser's session, and the game to its list."""
     if not tokens:
         return
     seats = dict(request.session.get(SESSION_KEY, {}))
@@ -27,3 +48,21 @@ def remember(request: HttpRequest, public_id: str, tokens: dict[str, str]) -> No
     while len(seats) > MAX_GAMES:
         seats.pop(next(iter(seats)))
     request.session[SESSION_KEY] = seats
+    game = Game.objects.filter(public_id=public_id).only("pk").first()
+    if game is not None:
+        with transaction.atomic():
+            entry, _ = BrowserGame.objects.get_or_create(
+                browser=browser_id(request, create=True), game=game
+            )
+            colors = sorted(set(entry.colors.split()) | set(held))
+            if " ".join(colors) != entry.colors:
+                entry.colors = " ".join(colors)
+                entry.save(update_fields=["colors"])
+
+
+def my_games(request: HttpRequest) -> list[BrowserGame]:
+    """This browser's games, newest first, each with its game."""
+    browser = browser_id(request)
+    if not browser:
+        return []
+    return list(BrowserGame.objects.filter(browser=browser).select_related("game"))

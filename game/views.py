@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -10,6 +11,7 @@ from typing import NamedTuple
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -26,7 +28,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from game import bots, limits, live, play, seats
+from game import bots, computer, limits, live, pictures, play, positions, records, seats
 from game.board import (
     Board,
     Fragments,
@@ -38,8 +40,9 @@ from game.board import (
     move_list,
 )
 from game.engine import Color, MoveError, parse_move
-from game.forms import NewGameForm
-from game.models import Game
+from game.forms import ContinueForm, NewGameForm
+from game.graph import estimate_graph
+from game.models import Analysis, Game
 
 # Without JavaScript, a page waiting for the other side reloads itself this often.
 REFRESH_SECONDS = 5
@@ -73,13 +76,73 @@ class GameUrls(NamedTuple):
     rematch: str
     hint: str
     api: str
+    takeback: str
+    record: str
+    image: str
+    continue_: str
+    analyse: str
+    analysis: str
 
 
 @lru_cache(maxsize=4096)
 def game_urls(public_id: str) -> GameUrls:
     """The URLs of one game's page and actions, reversed once."""
-    names = ("game-detail", "game-move", "game-resign", "game-rematch", "game-hint", "api-game")
+    names = (
+        "game-detail",
+        "game-move",
+        "game-resign",
+        "game-rematch",
+        "game-hint",
+        "api-game",
+        "game-takeback",
+        "game-record",
+        "game-image",
+        "game-continue",
+        "game-analyse",
+        "game-analysis",
+    )
     return GameUrls(*(reverse(name, args=[public_id]) for name in names))
+
+
+class Step(NamedTuple):
+    """A link of the replay's controls: ``url`` is "" where there is no such moment."""
+
+    url: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Where the page is in the game's moves, and the links to step through them."""
+
+    ply: int  # the moment shown: the position after this many moves
+    last: int  # the game's ply now
+    first_step: Step
+    back: Step
+    forward: Step
+    live: Step  # the game as it is now
+
+    @property
+    def reviewing(self) -> bool:
+        return self.ply < self.last
+
+
+def replay_steps(page_url: str, ply: int, last: int) -> Replay:
+    """The replay controls for the moment ``ply`` of a game at ``last``."""
+
+    def at(target: int, label: str, allowed: bool) -> Step:
+        if not allowed:
+            return Step("", label)
+        return Step(page_url if target >= last else f"{page_url}?ply={target}", label)
+
+    return Replay(
+        ply=ply,
+        last=last,
+        first_step=at(0, "First position", ply > 0),
+        back=at(ply - 1, "Back a move", ply > 0),
+        forward=at(ply + 1, "Forward a move", ply < last),
+        live=at(last, "The game now", ply < last),
+    )
 
 
 class SeatLink(NamedTuple):
@@ -115,11 +178,16 @@ class GamePage:
     computer: ComputerSeat | None  # in a game against the computer
     hint: str  # the hint asked for here: its move, "" while it is thought out
     hint_allowed: bool  # the viewer may ask for a hint now
+    replay: Replay
+    news: str  # while reviewing: what happened in the game since the page opened
+    seen: int  # the game's ply when the review began
+    takeback: str  # what the viewer may do about a takeback: take, ask, answer, wait, ""
+    analysis: AnalysisPanel | None
 
     @property
     def live(self) -> bool:
         """The game goes on: the page keeps asking for news."""
-        return not self.game.is_over
+        return not self.game.is_over and self.game.mode != Game.Mode.IMPORTED
 
     @property
     def live_url(self) -> str:
@@ -129,27 +197,65 @@ class GamePage:
 
     @property
     def poll_url(self) -> str:
-        """Where the live page asks for news: 204 until the game's revision moves on."""
-        return reverse("game-poll", args=[self.game.public_id, self.game.revision])
+        """Where the live page asks for news: 204 until the game's revision moves on;
+        a page looking back asks to stay at its moment."""
+        path = reverse("game-poll", args=[self.game.public_id, self.game.revision])
+        if self.replay.reviewing:
+            return f"{path}?ply={self.replay.ply}&seen={self.seen}&"
+        return f"{path}?"
+
+    @property
+    def image_url(self) -> str:
+        """The picture of the moment shown (link previews and the page's own link)."""
+        return f"{self.urls.image}?ply={self.replay.ply}"
 
 
-def game_page(request: HttpRequest, game: Game, *, stone: str, error: str) -> GamePage:
-    """The game as ``request``'s browser sees it: its seats decide what it may do."""
+def game_page(
+    request: HttpRequest,
+    game: Game,
+    *,
+    stone: str,
+    error: str,
+    ply: int | None = None,
+    seen: int | None = None,
+) -> GamePage:
+    """The game as ``request``'s browser sees it: its seats decide what it may do.
+
+    ``ply`` shows an earlier moment of the game, to look back at; ``seen`` is the
+    game's ply when the player began to, so the page can say what was played since.
+    """
     tokens = seats.tokens_for(request, game.public_id)
     seated = frozenset(play.seated_colors(game, tokens))
-    position = game.position()
-    outcome = Outcome(game.result, game.status) if game.is_over else None
+    replay = replay_steps(
+        game_urls(game.public_id).page, game.ply if ply is None else ply, game.ply
+    )
+    current = game.position()
+    position = game.position(replay.ply) if replay.reviewing else current
+    ended = game.is_over and not replay.reviewing
+    outcome = Outcome(game.result, game.status) if ended else None
     waiting = game.status == Game.Status.WAITING
-    mover = Color(game.turn) if not (outcome or waiting) and game.turn in seated else None
+    mover = (
+        Color(game.turn)
+        if not (outcome or waiting or replay.reviewing) and game.turn in seated
+        else None
+    )
     rematch = play.rematch_of(game)
     status = describe(position, outcome, seated, waiting)
-    hint = game.hint if game.hint_asked else ""
+    hint = game.hint if game.hint_asked and not replay.reviewing else ""
+    seen = game.ply if seen is None else min(seen, game.ply)
+    # The panel reads the game's analyses: shown when looking back or at the end,
+    # not on every redraw of a board in play.
+    analysed = replay.reviewing or game.is_over or game.mode == Game.Mode.IMPORTED
+    news = ""
+    if replay.reviewing and seen < game.ply and (last := current.last_played) is not None:
+        played = "passed" if last.move.is_pass else f"played {last.text}"
+        news = f"{last.color.value.capitalize()} {played}."
     return GamePage(
         game=game,
         board=draw_board(position, mover, stone, parse_move(hint) if hint else None),
         status=status,
-        announce=announcement(position, status),
-        moves=move_list(position),
+        announce=news or announcement(position, status),
+        moves=move_list(current, replay.ply if replay.reviewing else None),
         seated=seated,
         urls=game_urls(game.public_id),
         error=error,
@@ -165,7 +271,29 @@ def game_page(request: HttpRequest, game: Game, *, stone: str, error: str) -> Ga
         computer=_computer_seat(game),
         hint=hint,
         hint_allowed=mover is not None and game.mode != Game.Mode.FRIEND,
+        replay=replay,
+        news=news,
+        seen=seen,
+        takeback=_takeback(game, seated, current) if not replay.reviewing else "",
+        analysis=analysis_panel(game, replay.ply) if analysed else None,
     )
+
+
+def _takeback(game: Game, seated: frozenset[str], position) -> str:
+    """What the viewer may do about taking a move back: ``take`` one at once (hot-seat,
+    the computer), ``ask`` the friend, ``answer`` the friend's request, ``wait`` for
+    the friend's answer; "" for nothing."""
+    if game.status != Game.Status.ACTIVE or not seated:
+        return ""
+    if game.mode == Game.Mode.FRIEND and len(seated) == 1:
+        if game.takeback_by:
+            return "wait" if game.takeback_by in seated else "answer"
+        mine = any(p.color in seated and not p.move.is_pass for p in position.history)
+        return "ask" if mine else ""
+    if game.mode == Game.Mode.COMPUTER:
+        mine = any(p.color in seated and not p.move.is_pass for p in position.history)
+        return "take" if mine else ""
+    return "take" if any(not p.move.is_pass for p in position.history) else ""
 
 
 def _computer_seat(game: Game) -> ComputerSeat | None:
@@ -185,11 +313,15 @@ def _render_game(
     error: str = "",
     full: bool | None = None,
     status: int = 200,
+    ply: int | None = None,
+    seen: int | None = None,
 ) -> HttpResponse:
-    """The game page, or just its live part for an htmx request."""
+    """The game page, or just its live part for an htmx request; ``ply`` shows an
+    earlier moment of it."""
     context = {
-        "page": game_page(request, game, stone=stone, error=error),
+        "page": game_page(request, game, stone=stone, error=error, ply=ply, seen=seen),
         "refresh_seconds": REFRESH_SECONDS,
+        "levels": bots.LEVELS,
     }
     if full is None:
         full = not request.htmx
@@ -246,9 +378,33 @@ def _home_context(form: NewGameForm) -> dict[str, object]:
 @require_safe
 @vary_on_headers("HX-Request")
 def detail(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """The game page (or its live part for htmx); ``?stone=`` picks the stone to place."""
+    """The game page (or its live part for htmx); ``?stone=`` picks the stone to place,
+    ``?ply=N`` shows the game after its first N moves."""
     game = _game_or_404(game_id)
-    return _render_game(request, game, stone=request.GET.get("stone", "stone"))
+    try:
+        ply = _ply(request, game)
+    except Http404 as missing:
+        return render(request, "error.html", {"message": str(missing), "game": game}, status=404)
+    return _render_game(
+        request, game, stone=request.GET.get("stone", "stone"), ply=ply, seen=_seen(request)
+    )
+
+
+def _ply(request: HttpRequest, game: Game) -> int | None:
+    """The moment of the game ``?ply=`` asks for: None for the game as it is now.
+    Raises ``Http404``, saying why, for one the game does not have."""
+    text = request.GET.get("ply")
+    if text is None or text == "":
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) < 6) or int(text) > game.ply:
+        moves = "no moves" if game.ply == 0 else f"moves 0 to {game.ply}"
+        raise Http404(f"{text[:20]!r} is not a moment of this game: it has {moves}")
+    return int(text)
+
+
+def _seen(request: HttpRequest) -> int | None:
+    text = request.GET.get("seen", "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
 
 
 @require_POST
@@ -292,8 +448,18 @@ def poll(request: HtmxHttpRequest, game_id: str, revision: int) -> HttpResponse:
         raise Http404("there is no such game")
     if current == revision:
         return HttpResponse(status=204)
+    game = _game_or_404(game_id)
+    try:
+        ply = _ply(request, game)
+    except Http404:
+        ply = None  # the moment looked at was taken back: the game as it is now
     return _render_game(
-        request, _game_or_404(game_id), stone=request.GET.get("stone", "stone"), full=False
+        request,
+        game,
+        stone=request.GET.get("stone", "stone"),
+        full=False,
+        ply=ply,
+        seen=_seen(request),
     )
 
 
@@ -366,6 +532,162 @@ def hint(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if request.htmx:
         return _render_game(request, game)
     return _to_game(request, game)
+
+
+# Analysis ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisPanel:
+    """The strongest level's view of the moment shown, and of the whole game."""
+
+    urls: GameUrls
+    ply: int
+    current: Analysis | None  # of the moment shown: asked for, perhaps not done yet
+    graph: str  # the estimate over the game, as SVG; "" until a moment is analysed
+    pending: bool  # analyses asked for and not done: the panel asks again
+    whole: bool  # every moment is analysed or asked for
+
+    @property
+    def percent(self) -> int | None:
+        if self.current is None or self.current.dark_win is None:
+            return None
+        return round(100 * self.current.dark_win)
+
+    @property
+    def line(self) -> list[str]:
+        return self.current.line.split(", ") if self.current and self.current.line else []
+
+
+def analysis_allowed(game: Game) -> bool:
+    """A finished game, an imported one, or a game one person plays (hot-seat, the
+    computer) may be analysed; a friend game going on may not: it would be the
+    computer playing for one side."""
+    return game.is_over or game.mode != Game.Mode.FRIEND
+
+
+def position_keys(game: Game) -> list[str]:
+    """The analysis keys of the game's every moment, from its start to now."""
+    position = game.start()
+    texts = [position.to_text()]
+    for move in game.cached_record():
+        position = position.play(move)
+        texts.append(position.to_text())
+    return [computer.analysis_key(game.rules, text) for text in texts]
+
+
+def analysis_panel(game: Game, ply: int) -> AnalysisPanel | None:
+    """The analysis panel of the moment ``ply``; None where analysis is not allowed."""
+    if not analysis_allowed(game):
+        return None
+    keys = position_keys(game)
+    found = {row.key: row for row in Analysis.objects.filter(key__in=keys)}
+    estimates = [found[key].dark_win if key in found else None for key in keys]
+    page = game_urls(game.public_id).page
+    graph = ""
+    if any(estimate is not None for estimate in estimates) and len(keys) > 1:
+        graph = estimate_graph(
+            estimates,
+            moves=game.cached_record(),
+            link=lambda moment: f"{page}?ply={moment}",
+            current=ply,
+        )
+    return AnalysisPanel(
+        urls=game_urls(game.public_id),
+        ply=ply,
+        current=found.get(keys[ply]),
+        graph=graph,
+        pending=any(row.dark_win is None for row in found.values()),
+        whole=len(found) == len(keys),
+    )
+
+
+@require_POST
+def analyse(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Ask for the analysis of a moment (``ply``) or, with ``whole``, of every moment."""
+    game = _game_or_404(game_id)
+    text = request.POST.get("ply", "")
+    if not (text.isascii() and text.isdigit() and int(text) <= game.ply):
+        return _refuse(request, game, play.PlayError(f"{text[:20]!r} is not a moment of this game"))
+    ply = int(text)
+    if not analysis_allowed(game):
+        refusal = play.PlayError("a game with a friend is analysed once it is over")
+        return _refuse(request, game, refusal)
+    keys = position_keys(game)
+    with transaction.atomic():
+        if request.POST.get("whole"):
+            computer.request_analysis(keys, computer.GAME_ANALYSIS_SECONDS)
+        else:
+            computer.request_analysis([keys[ply]])
+    if request.htmx:
+        return render(request, "game/_analysis.html", {"analysis": analysis_panel(game, ply)})
+    url = game_urls(game.public_id).page
+    return SeeOther(url if ply == game.ply else f"{url}?ply={ply}")
+
+
+@require_safe
+def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The analysis panel of a moment (``?ply=``), asked again while analyses are due."""
+    game = _game_or_404(game_id)
+    ply = _ply(request, game)
+    panel = analysis_panel(game, game.ply if ply is None else ply)
+    if panel is None:
+        raise Http404("a game with a friend is analysed once it is over")
+    return render(request, "game/_analysis.html", {"analysis": panel})
+
+
+@require_POST
+def takeback(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Take a move back (hot-seat, the computer), ask the friend to let you, or answer
+    the friend's request (``answer=accept`` or ``decline``)."""
+    tokens = seats.tokens_for(request, game_id)
+    answer = request.POST.get("answer", "")
+    game = _game_or_404(game_id)
+    try:
+        if answer:
+            if answer not in ("accept", "decline"):
+                raise play.PlayError(f"{answer[:20]!r} is not an answer: accept or decline")
+            game = play.answer_takeback(game_id, tokens, accept=answer == "accept")
+        else:
+            game = play.take_back(game_id, tokens)
+    except play.NotSeated as exc:
+        return _refuse(request, game, exc)
+    except play.PlayError as exc:
+        game = _game_or_404(game_id)
+        if request.htmx:
+            return _render_game(request, game, error=str(exc), status=exc.status)
+        messages.error(request, str(exc))
+    if request.htmx:
+        return _render_game(request, game)
+    return _to_game(request, game)
+
+
+@require_POST
+@limits.limited(limits.CREATE, _too_many)
+def continue_game(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Start a new game from a moment of this one (``ply``), hot-seat or against the
+    computer, with the moves up to it as its own first moves."""
+    game = _game_or_404(game_id)
+    form = ContinueForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form.error_text())
+        return _to_game(request, game)
+    ply = min(form.cleaned_data["ply"], game.ply)
+    data = form.cleaned_data
+    try:
+        new, tokens = play.create_game(
+            data["mode"],
+            game.rules,
+            data["color"] or "dark",
+            level=data["level"],
+            start=game.start(),
+            moves=game.cached_record()[:ply],
+        )
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
+        return _to_game(request, game)
+    seats.remember(request, new.public_id, tokens)
+    return _to_game(request, new)
 
 
 @require_POST
@@ -446,6 +768,225 @@ def renew_seat(request: HtmxHttpRequest, game_id: str, color: str) -> HttpRespon
     seats.remember(request, game.public_id, {color: token})
     messages.success(request, f"Your private link as {color} is new: the old one no longer works.")
     return _to_game(request, game)
+
+
+class MyGame(NamedTuple):
+    """A line of "My games"."""
+
+    game: Game
+    colors: tuple[str, ...]  # the seats this browser holds
+    your_turn: bool
+    summary: str
+
+
+@never_cache  # a browser's own list
+@require_safe
+def games(request: HttpRequest) -> HttpResponse:
+    """This browser's games: those going on first, your turn marked, then the finished."""
+    lines = []
+    for entry in seats.my_games(request):
+        game = entry.game
+        colors = tuple(entry.colors.split())
+        if game.is_over:
+            summary = f"{Game.Result(game.result).label} · {game.dark_score}–{game.light_score}"
+        elif game.status == Game.Status.WAITING:
+            summary = "Waiting for your friend"
+        else:
+            summary = f"{game.turn.capitalize()} to move · move {game.ply + 1}"
+        your_turn = game.status == Game.Status.ACTIVE and game.turn in colors
+        lines.append(MyGame(game, colors, your_turn and not game.computer_to_move, summary))
+    going_on = [line for line in lines if not line.game.is_over]
+    going_on.sort(key=lambda line: not line.your_turn)  # stable: newest first within
+    finished = [line for line in lines if line.game.is_over]
+    return render(request, "game/games.html", {"going_on": going_on, "finished": finished})
+
+
+# Positions ---------------------------------------------------------------------------------
+
+
+@require_safe
+def position_page(request: HttpRequest) -> HttpResponse:
+    """Any position given by its text (``?text=``), with the editor that changes it."""
+    page = reverse("position")
+    text = request.GET.get("text", "").strip()[:200] or positions.EMPTY_TEXT
+    try:
+        rules = positions.rules_from(request.GET)
+    except ValueError as error:
+        return render(request, "error.html", {"message": str(error)}, status=400)
+    found, error = positions.read(text, rules)
+    editor = positions.editor(text, rules, page)
+    context = {
+        "text": text,
+        "rules": rules,
+        "error": error,
+        "editor": editor or positions.editor(positions.EMPTY_TEXT, rules, page),
+        "levels": bots.LEVELS,
+        "query": positions.query_of(text, rules),
+    }
+    if found is not None:
+        context["status"] = describe(found, None, frozenset())
+        if found.is_over:
+            context["status"] = describe(found, Outcome(found.result, "no-moves"), frozenset())
+        context["valid"] = True
+    return render(request, "game/position.html", context, status=200 if found else 400)
+
+
+@require_POST
+@limits.limited(limits.CREATE, _too_many)
+def position_continue(request: HtmxHttpRequest) -> HttpResponse:
+    """Start a game from a position, hot-seat or against the computer."""
+    form = ContinueForm(request.POST)
+    try:
+        rules = positions.rules_from(request.POST)
+    except ValueError as error:
+        return render(request, "error.html", {"message": str(error)}, status=400)
+    found, error = positions.read(request.POST.get("text", "")[:200], rules)
+    if found is None or not form.is_valid():
+        message = error or form.error_text()
+        return render(request, "error.html", {"message": message}, status=400)
+    data = form.cleaned_data
+    try:
+        new, tokens = play.create_game(
+            data["mode"], rules, data["color"] or "dark", level=data["level"], start=found
+        )
+    except play.PlayError as exc:
+        return render(request, "error.html", {"message": str(exc)}, status=exc.status)
+    seats.remember(request, new.public_id, tokens)
+    return _to_game(request, new)
+
+
+# Pictures ----------------------------------------------------------------------------------
+
+# A moment of a game changes only by a takeback; a position's picture never does.
+GAME_IMAGE_SECONDS = 300
+POSITION_IMAGE_SECONDS = 7 * 24 * 3600
+
+
+@require_safe
+def game_image(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The picture of a moment of the game (``?ply=``; the game now by default)."""
+    game = _game_or_404(game_id)
+    ply = _ply(request, game)
+    ply = game.ply if ply is None else ply
+    position = game.position(ply)
+    caption = f"{game.get_mode_display()} · after move {ply} of {game.ply}"
+    return _png(request, position, caption, GAME_IMAGE_SECONDS)
+
+
+@require_safe
+def position_image(request: HttpRequest) -> HttpResponse:
+    """The picture of the position given by its text."""
+    try:
+        rules = positions.rules_from(request.GET)
+    except ValueError as error:
+        raise Http404(str(error)) from None
+    found, error = positions.read(request.GET.get("text", "")[:200], rules)
+    if found is None:
+        raise Http404(error)
+    return _png(request, found, "A position", POSITION_IMAGE_SECONDS)
+
+
+def _png(request: HttpRequest, position, caption: str, seconds: int) -> HttpResponse:
+    """A board picture, with an ETag of what it shows, cached ``seconds``."""
+    tag = hashlib.sha256(f"{position!r}|{position.last_move}|{caption}".encode()).hexdigest()
+    etag = f'"{tag[:32]}"'
+    headers = {"ETag": etag, "Cache-Control": f"public, max-age={seconds}"}
+    if etag in request.headers.get("If-None-Match", ""):
+        return HttpResponse(status=304, headers=headers)
+    return HttpResponse(
+        pictures.board_png(position, caption=caption), content_type="image/png", headers=headers
+    )
+
+
+# Records -----------------------------------------------------------------------------------
+
+
+def game_record(request: HttpRequest, game: Game) -> records.Record:
+    """The game's record: its tags, rules, start, moves and how it ended."""
+    computer = _computer_seat(game)
+    names = {}
+    for color in Color:
+        if computer and computer.color == color.value:
+            names[color.value] = f"{computer.level.name} (computer, level {computer.number})"
+        else:
+            names[color.value] = "Player"
+    imported = {name: value for name, value in game.tags.items() if isinstance(value, str)}
+    tags = {
+        "Game": game.public_id,
+        "Site": request.build_absolute_uri(game_urls(game.public_id).page),
+        "Date": game.created.date().isoformat(),
+        "Dark": names["dark"],
+        "Light": names["light"],
+    }
+    if game.mode == Game.Mode.IMPORTED:
+        # The record's own names and date, and any other tag it had, come back.
+        tags |= {name: value for name, value in imported.items() if name not in RULE_TAGS}
+    return records.make_record(
+        rules=game.rules,
+        moves=game.cached_record(),
+        start=game.start(),
+        result=game.result,
+        end=game.status if game.is_over else "",
+        tags=tuple(tags.items()),
+    )
+
+
+# Tags a record's reader makes from the rules, the start and the end: never copied.
+RULE_TAGS = {"SpecialStones", "Scoring", "Wraparound", "Position", "Result", "End"}
+
+
+@require_safe
+def record(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The game's record as a text file."""
+    game = _game_or_404(game_id)
+    text = records.write_record(game_record(request, game))
+    return HttpResponse(
+        text,
+        content_type="text/plain; charset=utf-8",
+        headers={
+            "Content-Disposition": f'attachment; filename="maerstanas-{game.public_id}.txt"',
+            "Cache-Control": "no-cache",
+        },
+    )
+
+
+# A record pasted or uploaded: 64 kB is the reader's own limit (game.records).
+MAX_RECORD_BYTES = 64 * 1024
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@limits.limited(limits.CREATE, _too_many)
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Paste or upload a record (or a bare list of moves) and replay it as a game."""
+    context: dict[str, object] = {"text": "", "error": ""}
+    if request.method != "POST":
+        return render(request, "game/import.html", context)
+    text = request.POST.get("record", "")
+    upload = request.FILES.get("file")
+    try:
+        rules = positions.rules_from(request.POST)
+        if upload is not None and upload.size:
+            if upload.size > MAX_RECORD_BYTES:
+                raise records.RecordError("the file is larger than a record can be (64 kB)")
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise records.RecordError("the file is not text (UTF-8)") from None
+        if not text.strip():
+            raise records.RecordError("paste a record or a list of moves, or choose a file")
+        found = records.read_record(text, rules)
+    except (ValueError, records.RecordError) as error:
+        context.update(text=text[:MAX_RECORD_BYTES], error=str(error))
+        return render(request, "game/import.html", context, status=400)
+    game = play.import_game(
+        found.rules,
+        found.start,
+        found.moves,
+        result=found.result,
+        end=found.end,
+        tags=dict(found.tags),
+    )
+    return SeeOther(reverse("game-detail", args=[game.public_id]))
 
 
 @require_safe

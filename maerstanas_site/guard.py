@@ -5,9 +5,9 @@ memory and then a temporary file: a 100 MB upload would land on disk before the
 CSRF check refused it, and a body sent a byte at a time would hold its request
 for as long as the client liked. ``RequestGuard`` stands in front of Django and
 reads the body itself, with a size limit and a deadline, and refuses at once
-what no page of the site accepts: uploads (no URL takes a file) and forms in any
-encoding but UTF-8 (Django refuses those too, but its error page reads the body
-again and fails with a 500).
+what no page of the site accepts: uploads to any URL but the one that takes a file
+(a game record, at ``/import/``) and forms in any encoding but UTF-8 (Django
+refuses those too, but its error page reads the body again and fails with a 500).
 """
 
 from __future__ import annotations
@@ -28,54 +28,66 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_BODY_BYTES = 16 * 1024
 # A body this small arrives in well under a second on any connection that works.
 BODY_SECONDS = 10.0
+# The URLs that take a file, and their limits: a game record is at most 64 kB
+# (game.records), plus the form's other fields and the upload's own framing.
+UPLOADS = {"/import/": 80 * 1024}
 
 
 class RequestGuard:
     """ASGI middleware: bound each request's body in size and time, and refuse uploads."""
 
     def __init__(
-        self, app: App, max_body: int = MAX_BODY_BYTES, body_seconds: float = BODY_SECONDS
+        self,
+        app: App,
+        max_body: int = MAX_BODY_BYTES,
+        body_seconds: float = BODY_SECONDS,
+        uploads: dict[str, int] | None = None,
     ) -> None:
         self.app = app
         self.max_body = max_body
         self.body_seconds = body_seconds
+        self.uploads = UPLOADS if uploads is None else uploads
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = {name.lower(): value for name, value in scope["headers"]}
-        refusal = self._refusal(headers)
+        upload_limit = self.uploads.get(scope["path"])
+        limit = upload_limit or self.max_body
+        refusal = self._refusal(headers, limit, takes_files=upload_limit is not None)
         if refusal:
             await _answer(scope, send, *refusal)
             return
         try:
-            body = await asyncio.wait_for(self._read_body(receive), self.body_seconds)
+            body = await asyncio.wait_for(self._read_body(receive, limit), self.body_seconds)
         except TimeoutError:
             await _answer(scope, send, 408, "the request's body did not arrive in time")
             return
         except _TooLarge:
-            await _answer(scope, send, 413, _too_large(self.max_body))
+            await _answer(scope, send, 413, _too_large(limit))
             return
         except _Disconnected:
             return
         await self.app(scope, _replay(body, receive), send)
 
-    def _refusal(self, headers: dict[bytes, bytes]) -> tuple[int, str] | None:
+    def _refusal(
+        self, headers: dict[bytes, bytes], limit: int, takes_files: bool
+    ) -> tuple[int, str] | None:
         """The status and message of a request refused on its headers alone, if it is."""
         length = headers.get(b"content-length", b"").strip()
-        if length and (not length.isdigit() or int(length) > self.max_body):
-            return (413, _too_large(self.max_body)) if length.isdigit() else (400, "bad length")
+        if length and (not length.isdigit() or int(length) > limit):
+            return (413, _too_large(limit)) if length.isdigit() else (400, "bad length")
         has_body = (length and int(length) > 0) or b"transfer-encoding" in headers
         media_type, _, params = headers.get(b"content-type", b"").partition(b";")
         media_type = media_type.strip().lower()
-        if has_body and media_type == b"multipart/form-data":
-            return 413, "this site takes no uploads: send forms urlencoded"
+        if has_body and media_type == b"multipart/form-data" and not takes_files:
+            return 413, "this address takes no uploads: send forms urlencoded"
         if media_type == b"application/x-www-form-urlencoded" and not _is_utf8(params):
             return 400, "send forms encoded as UTF-8"
         return None
 
-    async def _read_body(self, receive: Receive) -> bytes:
+    async def _read_body(self, receive: Receive, limit: int) -> bytes:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -84,7 +96,7 @@ class RequestGuard:
                 raise _Disconnected
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body:
+            if size > limit:
                 raise _TooLarge
             chunks.append(chunk)
             if not message.get("more_body", False):

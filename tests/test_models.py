@@ -24,10 +24,11 @@ RULE_SETS = [
 
 def assert_cache_matches_replay(game: Game) -> None:
     game.refresh_from_db()
-    position = Position.replay(game.rules, game.logged_record())
-    assert game.ply == position.ply == game.moves.count()
+    position = Position.replay(game.rules, game.logged_record(), game.start())
+    standing = game.moves.filter(taken_back=None)
+    assert game.ply == position.ply == standing.count()
     assert game.cached_record() == game.logged_record() == list(position.record)
-    assert list(game.moves.values_list("color", flat=True)) == [
+    assert list(standing.values_list("color", flat=True)) == [
         played.color.value for played in position.history
     ]
     assert game.position() == position and game.position().record == position.record
@@ -37,7 +38,7 @@ def assert_cache_matches_replay(game: Game) -> None:
     assert game.status == ("no-moves" if position.is_over else "active")
     assert game.end == ("no-moves" if position.is_over else None)
     assert game.result == (position.result or "")
-    plies = list(game.moves.values_list("ply", flat=True))
+    plies = list(standing.values_list("ply", flat=True))
     assert plies == list(range(1, len(plies) + 1))
 
 
@@ -54,6 +55,28 @@ def test_cache_equals_a_replay_after_every_move(rules):
         moves = [m for m in position.legal_moves() if not m.is_pass]
         play.make_move(game.public_id, tokens, str(rng.choice(moves)), expected_ply=game.ply)
         assert_cache_matches_replay(game)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+def test_cache_equals_a_replay_of_the_log_with_takebacks(rules):
+    """Moves taken back stay in the log, marked; what stands still replays to the cache."""
+    rng = random.Random(f"takeback {rules}")
+    game, tokens = play.create_game("hotseat", rules)
+    taken = 0
+    for _ in range(80):
+        game.refresh_from_db()
+        position = Position.from_text(game.position_text, rules)
+        if position.is_over:
+            break
+        if game.ply and rng.random() < 0.3:
+            play.take_back(game.public_id, tokens)
+            taken += 1
+        else:
+            moves = [m for m in position.legal_moves() if not m.is_pass]
+            play.make_move(game.public_id, tokens, str(rng.choice(moves)), expected_ply=game.ply)
+        assert_cache_matches_replay(game)
+    assert taken > 5
+    assert game.moves.exclude(taken_back=None).count() >= taken
 
 
 def test_move_colours_follow_the_plies():

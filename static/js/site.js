@@ -96,3 +96,17 @@ setInterval(() => {
   const game = document.querySelector("#live #game[hx-get]");
   if (game) htmx.trigger(game, "live-poll");
 }, 1000);
+
+// Replay by keyboard: ← and → step through the moves, Home and End go to the first
+// position and to the game as it is now. The links do it without this.
+const REPLAY_KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "live" };
+document.addEventListener("keydown", (event) => {
+  const step = REPLAY_KEYS[event.key];
+  if (!step || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const target = event.target;
+  if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+  const link = document.querySelector(`[data-replay-step="${step}"]`);
+  if (!link) return;
+  event.preventDefault();
+  window.location.assign(link.href);
+});

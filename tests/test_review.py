@@ -1,0 +1,538 @@
+"""Going over a game: replay, takebacks, continuing from a moment, "My games"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from game import computer, play
+from game.engine import Position, Rules
+from game.models import BrowserGame, Game, Move
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+OPENING = ["D4", "E4", "C3", "E5"]
+
+
+def hotseat(client: Client, moves=OPENING) -> Game:
+    response = client.post("/", {"mode": "hotseat", "special_stones": "on", "scoring": "standard"})
+    game = Game.objects.get(public_id=response["Location"].split("/")[2])
+    for move in moves:
+        game.refresh_from_db()
+        response = client.post(f"/g/{game.public_id}/move", {"move": move, "ply": game.ply})
+        assert response.status_code == 303
+    game.refresh_from_db()
+    return game
+
+
+def squares(html: str) -> dict[str, str]:
+    """The stones a page shows, by square."""
+    return dict(re.findall(r'data-square="([A-G][1-7])" data-stone="([a-z-]+)"', html))
+
+
+def game_ply(html: str) -> int:
+    return int(re.search(r'id="game"[^>]*data-ply="(\d+)"', html, re.S)[1])
+
+
+# Replay ------------------------------------------------------------------------------------
+
+
+def test_every_moment_of_a_game_has_its_url_and_shows_that_position(client):
+    game = hotseat(client)
+    for ply in range(len(OPENING) + 1):
+        html = client.get(f"/g/{game.public_id}/?ply={ply}").content.decode()
+        assert game_ply(html) == ply
+        expected = Position.replay(Rules(), OPENING[:ply])
+        assert squares(html) == {
+            f"{'ABCDEFG'[index % 7]}{index // 7 + 1}": f"{on[0]}-{on[1]}"
+            for index, on in enumerate(expected.board())
+            if on
+        }
+
+
+def test_a_past_moment_is_only_looked_at(client):
+    game = hotseat(client)
+    html = client.get(f"/g/{game.public_id}/?ply=2").content.decode()
+    assert 'name="move"' not in html  # no square can be played
+    assert "data-reviewing" in html
+    assert f'href="/g/{game.public_id}/" data-replay-back' in html
+    # Its links step back and forth, and to the game now.
+    assert f'href="/g/{game.public_id}/?ply=1" data-replay-step="back"' in html
+    assert f'href="/g/{game.public_id}/?ply=3" data-replay-step="forward"' in html
+    assert f'href="/g/{game.public_id}/?ply=0" data-replay-step="first"' in html
+    assert f'href="/g/{game.public_id}/" data-replay-step="live"' in html
+    assert 'aria-current="step"' in html and 'data-ply="2">' in html
+
+
+def test_the_game_now_is_the_live_board_with_its_steps_back(client):
+    game = hotseat(client)
+    html = client.get(f"/g/{game.public_id}/?ply={game.ply}").content.decode()
+    assert "data-reviewing" not in html and 'name="move"' in html
+    assert game_ply(html) == game.ply
+    assert f'?ply={game.ply - 1}" data-replay-step="back"' in html
+    assert 'data-replay-step="forward"' not in html  # nothing after now
+
+
+@pytest.mark.parametrize("ply", ["5", "99", "-1", "x", "1.5", "٣", "9" * 12])
+def test_a_moment_the_game_does_not_have_is_a_404_saying_so(client, ply):
+    game = hotseat(client)
+    response = client.get(f"/g/{game.public_id}/", {"ply": ply})
+    assert response.status_code == 404
+    assert "is not a moment of this game: it has moves 0 to 4" in response.content.decode()
+
+
+def test_looking_back_the_player_hears_of_the_new_move_and_stays_put(client):
+    game, tokens = play.create_game("hotseat", Rules())
+    for move in OPENING:
+        play.make_move(game.public_id, tokens, move)
+    game.refresh_from_db()
+    revision = game.revision
+    play.make_move(game.public_id, tokens, "A1")
+    url = f"/g/{game.public_id}/poll/{revision}?ply=1&seen=4&stone=stone"
+    html = client.get(url, headers=HTMX).content.decode()
+    assert game_ply(html) == 1  # still the moment looked at
+    assert "Dark played A1." in html
+    assert f'href="/g/{game.public_id}/" data-replay-back' in html
+    # Without news since it began, the page says nothing.
+    html = client.get(f"/g/{game.public_id}/?ply=1").content.decode()
+    assert "data-news" not in html
+
+
+# Takebacks ---------------------------------------------------------------------------------
+
+
+def test_hotseat_takes_back_the_last_move_and_marks_it_in_the_log(client):
+    game = hotseat(client)
+    response = client.post(f"/g/{game.public_id}/takeback")
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert game.cached_record() == OPENING[:3] and game.turn == "light"
+    assert game.logged_record() == OPENING[:3]
+    undone = Move.objects.get(game=game, ply=4)
+    assert undone.taken_back is not None and undone.notation == "E5"
+    # The ply is played again: a new move beside the one taken back.
+    client.post(f"/g/{game.public_id}/move", {"move": "A7", "ply": 3})
+    game.refresh_from_db()
+    assert game.logged_record() == [*OPENING[:3], "A7"]
+    assert Move.objects.filter(game=game, ply=4).count() == 2
+
+
+def test_a_takeback_with_nothing_to_take_back_is_refused_and_changes_nothing(client):
+    game = hotseat(client, moves=[])
+    response = client.post(f"/g/{game.public_id}/takeback", headers=HTMX)
+    assert response.status_code == 400
+    assert "There is no move to take back." in response.content.decode()
+    game.refresh_from_db()
+    assert game.revision == 0
+
+
+def test_a_watcher_cannot_take_back(client):
+    game = hotseat(client)
+    response = Client().post(f"/g/{game.public_id}/takeback")
+    assert response.status_code == 403
+    game.refresh_from_db()
+    assert game.ply == 4
+
+
+def test_against_the_computer_a_takeback_undoes_your_move_and_its_reply():
+    game, tokens = play.create_game("computer", Rules(), "dark", level="cild")
+    play.make_move(game.public_id, tokens, "D4")
+    computer.reply.call(game.public_id, 1)
+    game.refresh_from_db()
+    assert game.ply == 2
+    play.take_back(game.public_id, tokens)
+    game.refresh_from_db()
+    assert game.ply == 0 and game.turn == "dark" and game.logged_record() == []
+
+
+def test_a_reply_thought_out_before_a_takeback_is_not_played_after_it():
+    game, tokens = play.create_game("computer", Rules(), "dark", level="cild")
+    play.make_move(game.public_id, tokens, "D4")
+    game.refresh_from_db()
+    seen = game.position_text
+    play.take_back(game.public_id, tokens)
+    play.make_move(game.public_id, tokens, "A1")  # the same ply, another position
+    reply = Position.from_text(seen, Rules()).legal_moves()[0]
+    assert play.computer_move(game.public_id, 1, str(reply), seen) is None
+    game.refresh_from_db()
+    assert game.logged_record() == ["A1"]
+
+
+def friends() -> tuple[Game, dict[str, str], dict[str, str]]:
+    game, dark = play.create_game("friend", Rules(), "dark")
+    game, _, light_token = play.join(game.public_id, play.invite_code(game))
+    return game, dark, {"light": light_token}
+
+
+def test_a_friend_asks_and_the_other_accepts():
+    game, dark, light = friends()
+    play.make_move(game.public_id, dark, "D4")
+    play.make_move(game.public_id, light, "E4")
+    game = play.take_back(game.public_id, dark)  # in a friend game: asks
+    assert game.takeback_by == "dark" and game.logged_record() == ["D4", "E4"]
+    with pytest.raises(play.PlayError, match="your friend answers"):
+        play.answer_takeback(game.public_id, dark, accept=True)
+    game = play.answer_takeback(game.public_id, light, accept=True)
+    assert game.logged_record() == [] and game.turn == "dark" and game.takeback_by == ""
+
+
+def test_a_friend_declines_and_nothing_is_taken_back():
+    game, dark, light = friends()
+    play.make_move(game.public_id, dark, "D4")
+    play.take_back(game.public_id, dark)
+    with pytest.raises(play.PlayError, match="has asked for a takeback already"):
+        play.take_back(game.public_id, dark)
+    game = play.answer_takeback(game.public_id, light, accept=False)
+    assert game.logged_record() == ["D4"] and game.takeback_by == ""
+    with pytest.raises(play.PlayError, match="nobody has asked"):
+        play.answer_takeback(game.public_id, light, accept=True)
+
+
+def test_a_move_lets_a_takeback_request_lapse():
+    game, dark, light = friends()
+    play.make_move(game.public_id, dark, "D4")
+    play.take_back(game.public_id, dark)
+    game = play.make_move(game.public_id, light, "E4")
+    assert game.takeback_by == ""
+
+
+def test_the_friend_sees_the_request_live_and_answers_it(client):
+    game, dark, light = friends()
+    play.make_move(game.public_id, dark, "D4")
+    play.take_back(game.public_id, dark)
+    client.post(f"/g/{game.public_id}/seat/light/{light['light']}/")  # the light player
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert 'data-takeback-asked="dark"' in html and "data-takeback-accept" in html
+    response = client.post(f"/g/{game.public_id}/takeback", {"answer": "accept"}, headers=HTMX)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.ply == 0
+
+
+def test_no_takeback_once_the_game_is_over():
+    game, tokens = play.create_game("hotseat", Rules())
+    play.make_move(game.public_id, tokens, "D4")
+    play.resign(game.public_id, tokens)
+    with pytest.raises(play.GameFinished):
+        play.take_back(game.public_id, tokens)
+
+
+# Continuing from a moment ----------------------------------------------------------------
+
+
+def test_continue_from_a_moment_hotseat_keeps_the_moves_up_to_it(client):
+    game = hotseat(client)
+    response = client.post(f"/g/{game.public_id}/continue", {"ply": "2", "mode": "hotseat"})
+    assert response.status_code == 303
+    new = Game.objects.get(public_id=response["Location"].split("/")[2])
+    assert new.pk != game.pk and new.mode == "hotseat"
+    assert new.logged_record() == OPENING[:2] and new.turn == "dark"
+    assert client.post(f"/g/{new.public_id}/move", {"move": "A1", "ply": 2}).status_code == 303
+
+
+def test_continue_against_the_computer_gives_it_the_turn_when_it_is_its_move(client):
+    game = hotseat(client)
+    response = client.post(
+        f"/g/{game.public_id}/continue",
+        {"ply": "3", "mode": "computer", "color": "dark", "level": "cild"},
+    )
+    new = Game.objects.get(public_id=response["Location"].split("/")[2])
+    assert new.light_level == "cild" and new.computer_to_move == "cild"
+    assert computer.reply.call(new.public_id, 3)
+
+
+def test_continue_with_a_bad_choice_says_which(client):
+    game = hotseat(client)
+    response = client.post(
+        f"/g/{game.public_id}/continue", {"ply": "2", "mode": "computer"}, follow=True
+    )
+    assert "Choose the computer&#x27;s level." in response.content.decode()
+    assert Game.objects.count() == 1
+
+
+# My games ----------------------------------------------------------------------------------
+
+
+def test_my_games_lists_this_browsers_games_going_on_first_your_turn_marked(client):
+    finished = hotseat(client, moves=["D4"])
+    client.post(f"/g/{finished.public_id}/resign")
+    going = hotseat(client, moves=["D4"])
+    client.post("/", {"mode": "friend", "color": "dark", "scoring": "standard"})
+    html = client.get("/games/").content.decode()
+    going_on, done = html.split('data-games="finished"')
+    assert f'data-game="{going.public_id}" data-your-turn' in going_on
+    assert finished.public_id in done and finished.public_id not in going_on
+    assert "Waiting for your friend" in going_on
+    assert "Dark wins" in done  # light, to move, resigned
+    # Another browser has its own list.
+    assert going.public_id not in Client().get("/games/").content.decode()
+
+
+def test_my_games_is_not_capped_by_the_cookie(client):
+    ids = [hotseat(client, moves=[]).public_id for _ in range(30)]
+    html = client.get("/games/").content.decode()
+    assert all(public_id in html for public_id in ids)
+    assert BrowserGame.objects.count() == 30
+
+
+# Positions ---------------------------------------------------------------------------------
+
+MIDGAME = "......./......./..S..../...Ss../......./......./....... l TWtw"
+
+
+def test_a_position_text_draws_that_position(client):
+    response = client.get("/p/", {"text": MIDGAME})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert squares(html) == {"C3": "dark-stone", "D4": "dark-stone", "E4": "light-stone"}
+    assert 'data-turn="light"' in html and "Light to move" in html
+    assert 'property="og:image"' in html and "/p/image.png?text=" in html
+
+
+def test_the_editor_changes_a_square_by_a_link(client):
+    html = client.get("/p/", {"text": MIDGAME}).content.decode()
+    link = html_link(html, "A1")
+    changed = client.get(link).content.decode()
+    assert squares(changed)["A1"] == "dark-stone"
+    assert squares(client.get(html_link(changed, "A1")).content.decode())["A1"] == "light-stone"
+
+
+def html_link(html: str, square: str) -> str:
+    import html as html_module
+
+    found = re.search(rf'data-square="{square}"[^>]*>\s*<a class="sq__edit" href="([^"]+)"', html)
+    return html_module.unescape(found[1])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nonsense", "is not position text"),
+        ("SSS..../S....../......./......./......./......./....... d -", "has four hinges"),
+        ("......./......./......./......./......./......./....... x -", "is not a side to move"),
+        ("T....../t....../T....../......./......./......./....... d -", "dark has 2 thunder"),
+    ],
+)
+def test_an_invalid_position_is_explained_and_cannot_be_played(client, text, message):
+    response = client.get("/p/", {"text": text})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert message in html.lower() or message in html
+    assert "data-continue" not in html
+    response = client.post("/p/continue", {"text": text, "mode": "hotseat"})
+    assert response.status_code == 400 and not Game.objects.exists()
+
+
+def test_a_game_continues_from_a_position(client):
+    response = client.post(
+        "/p/continue",
+        {"text": MIDGAME, "mode": "computer", "color": "light", "level": "cild"},
+    )
+    assert response.status_code == 303
+    game = Game.objects.get()
+    assert game.start_text == MIDGAME and game.ply == 0 and game.turn == "light"
+    assert game.dark_level == "cild" and game.computer_to_move == ""
+    assert client.post(f"/g/{game.public_id}/move", {"move": "A1", "ply": 0}).status_code == 303
+    game.refresh_from_db()
+    assert game.logged_record() == ["A1"] and game.position().to_text().startswith("s......")
+
+
+def test_bad_rules_for_a_position_say_which(client):
+    response = client.get("/p/", {"text": MIDGAME, "scoring": "golf"})
+    assert response.status_code == 400
+    assert "Scoring: &#x27;golf&#x27; is not standard or simple" in response.content.decode()
+
+
+# Records -----------------------------------------------------------------------------------
+
+
+def test_a_game_downloads_as_its_record(client):
+    game = hotseat(client)
+    response = client.get(f"/g/{game.public_id}/record.txt")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert f'filename="maerstanas-{game.public_id}.txt"' in response["Content-Disposition"]
+    text = response.content.decode()
+    assert f'[Game "{game.public_id}"]' in text
+    assert f'[Site "http://testserver/g/{game.public_id}/"]' in text
+    assert '[Dark "Player"]' in text and '[Result "*"]' in text
+    assert "1. D4 E4\n2. C3 E5\n" in text and text.endswith(f"{game.position().score()}\n")
+
+
+def test_a_computer_game_record_names_the_level_and_the_end(client):
+    client.post("/", {"mode": "computer", "level": "wita", "color": "dark", "scoring": "standard"})
+    game = Game.objects.get()
+    client.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
+    client.post(f"/g/{game.public_id}/resign")
+    text = client.get(f"/g/{game.public_id}/record.txt").content.decode()
+    assert '[Light "Wita (computer, level 6)"]' in text
+    assert '[Result "light"]\n[End "resigned"]' in text
+
+
+def import_text(client: Client, text: str, **fields) -> Game:
+    response = client.post("/import/", {"record": text, **fields})
+    assert response.status_code == 303, response.content.decode()
+    return Game.objects.get(public_id=response["Location"].split("/")[2])
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(special_stones=False),
+        Rules(scoring="simple", wraparound=True),
+        Rules(special_stones=False, scoring="simple", wraparound=True),
+    ],
+    ids=str,
+)
+def test_export_then_import_gives_back_the_same_record(client, rules):
+    import random
+
+    game, tokens = play.create_game("hotseat", rules)
+    rng = random.Random(str(rules))
+    for _ in range(30):
+        position = game.position()
+        if position.is_over:
+            break
+        move = rng.choice([m for m in position.legal_moves() if not m.is_pass])
+        game = play.make_move(game.public_id, tokens, str(move))
+    exported = client.get(f"/g/{game.public_id}/record.txt").content.decode()
+    imported = import_text(client, exported)
+    assert imported.mode == "imported" and imported.rules == rules
+    assert imported.logged_record() == game.logged_record()
+    again = client.get(f"/g/{imported.public_id}/record.txt").content.decode()
+    body = exported.split("[SpecialStones")[1]
+    assert again.split("[SpecialStones")[1] == body
+    assert '[Date "' in again  # the record's own tags come back
+
+
+def test_a_bare_list_of_moves_imports_with_the_chosen_rules(client):
+    game = import_text(client, "1. d4 e4 2. c3", scoring="simple", special_stones="off")
+    assert game.logged_record() == ["D4", "E4", "C3"]
+    assert game.rules == Rules(special_stones=False, scoring="simple")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert 'name="move"' not in html  # nobody plays an imported game
+    assert (
+        "data-continue" in html and f'/g/{game.public_id}/?ply=2" data-replay-step="back"' in html
+    )
+
+
+def test_an_imported_resignation_ends_the_game(client):
+    game = import_text(client, '[Result "dark"]\n[End "resigned"]\nD4 E4')
+    assert (game.status, game.result, game.loser) == ("resigned", "dark", "light")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"record": "D4 D4"}, "Ply 2 (light&#x27;s move 1): D4 is taken."),
+        ({"record": "D4 hello"}, "Ply 2 (light&#x27;s move 1): &#x27;hello&#x27; is not a move"),
+        ({"record": ""}, "Paste a record or a list of moves, or choose a file."),
+        ({"record": "D4 " * 30000}, "A record is at most 64 kB"),
+        ({"record": "D4", "scoring": "golf"}, "Scoring: &#x27;golf&#x27; is not standard"),
+    ],
+)
+def test_a_record_that_cannot_be_read_says_why_and_imports_nothing(client, data, message):
+    response = client.post("/import/", data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_record_file_is_read_and_a_binary_one_refused(client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("game.txt", b"\xef\xbb\xbfD4 E4", content_type="text/plain")
+    response = client.post("/import/", {"record": "", "file": upload})
+    assert response.status_code == 303
+    binary = SimpleUploadedFile("game.png", b"\x89PNG\r\n\x1a\n\x00\xff", content_type="image/png")
+    response = client.post("/import/", {"record": "", "file": binary})
+    assert response.status_code == 400
+    assert "The file is not text (UTF-8)." in response.content.decode()
+    assert Game.objects.count() == 1
+
+
+# Pictures ----------------------------------------------------------------------------------
+
+
+def test_every_moment_has_a_picture_cached_by_its_etag(client):
+    game = hotseat(client)
+    response = client.get(f"/g/{game.public_id}/image.png", {"ply": 2})
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    assert response.content.startswith(b"\x89PNG") and "max-age=300" in response["Cache-Control"]
+    etag = response["ETag"]
+    again = client.get(
+        f"/g/{game.public_id}/image.png", {"ply": 2}, headers={"If-None-Match": etag}
+    )
+    assert again.status_code == 304 and not again.content
+    other = client.get(f"/g/{game.public_id}/image.png", {"ply": 3})
+    assert other["ETag"] != etag and other.content != response.content
+    assert client.get(f"/g/{game.public_id}/image.png", {"ply": 9}).status_code == 404
+
+
+def test_the_game_page_names_its_picture_for_link_previews(client):
+    game = hotseat(client)
+    html = client.get(f"/g/{game.public_id}/?ply=2").content.decode()
+    assert (
+        f'<meta property="og:image" content="http://testserver/g/{game.public_id}/image.png?ply=2">'
+        in html
+    )
+
+
+def test_a_position_has_a_picture_and_a_bad_one_is_a_404(client):
+    response = client.get("/p/image.png", {"text": MIDGAME})
+    assert response.status_code == 200 and response.content.startswith(b"\x89PNG")
+    assert "max-age=604800" in response["Cache-Control"]
+    assert client.get("/p/image.png", {"text": "nonsense"}).status_code == 404
+
+
+# Analysis ----------------------------------------------------------------------------------
+
+
+def test_analysing_a_moment_asks_a_worker_and_shows_what_it_found(
+    client, django_capture_on_commit_callbacks
+):
+    game = hotseat(client)
+    from django_tasks_db.models import DBTaskResult
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/g/{game.public_id}/analyse", {"ply": "2"})
+    assert response.status_code == 303 and response["Location"].endswith("?ply=2")
+    html = client.get(f"/g/{game.public_id}/?ply=2").content.decode()
+    assert "data-analysing" in html and 'hx-trigger="every 1s"' in html
+    (task,) = DBTaskResult.objects.ready()
+    keys, seconds = task.args_kwargs["args"]
+    assert computer.analyse.call(keys, 0.05) == 1
+    html = client.get(f"/g/{game.public_id}/analysis", {"ply": 2}).content.decode()
+    move = re.search(r'data-analysis-move="([^"]+)"', html)[1]
+    assert Position.replay(Rules(), OPENING[:2]).is_legal(move)
+    assert re.search(r'data-estimate="\d+"', html) and "every 1s" not in html
+
+
+def test_analysing_the_whole_game_draws_the_graph(client, django_capture_on_commit_callbacks):
+    game = hotseat(client)
+    client.post(f"/g/{game.public_id}/resign")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/g/{game.public_id}/analyse", {"ply": "4", "whole": "1"})
+    from django_tasks_db.models import DBTaskResult
+
+    keys, _ = DBTaskResult.objects.ready().get().args_kwargs["args"]
+    assert len(keys) == 5
+    computer.analyse.call(keys, 0.02)
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="estimate"' in html
+    assert "data-analyse-whole" not in html
+
+
+def test_a_friend_game_in_play_is_not_analysed():
+    game, dark, light = friends()
+    client = Client()
+    client.post(f"/g/{game.public_id}/seat/dark/{dark['dark']}/")
+    play.make_move(game.public_id, dark, "D4")
+    response = client.post(f"/g/{game.public_id}/analyse", {"ply": "0"})
+    assert response.status_code == 400
+    assert "analysed once it is over" in response.content.decode()
+    assert client.get(f"/g/{game.public_id}/analysis", {"ply": 0}).status_code == 404
