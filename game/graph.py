@@ -59,7 +59,7 @@ def estimate_graph(
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" class="estimate" '
         f'viewBox="0 0 {width} {height}" width="100%" role="img" '
-        'aria-labelledby="estimate-title estimate-desc" preserveAspectRatio="none">',
+        'aria-labelledby="estimate-title estimate-desc">',
         f'<title id="estimate-title">Dark\'s chances over {plies} moves</title>',
         f'<desc id="estimate-desc">{escape(_summary(estimates, moves))}</desc>',
         f'<rect class="estimate__light" x="0" y="0" width="{width}" height="{height}"/>',

@@ -274,7 +274,7 @@ def game_page(
         replay=replay,
         news=news,
         seen=seen,
-        takeback=_takeback(game, seated, current) if not replay.reviewing else "",
+        takeback=_takeback(game, seated, current),
         analysis=analysis_panel(game, replay.ply) if analysed else None,
     )
 
@@ -585,7 +585,7 @@ def analysis_panel(game: Game, ply: int) -> AnalysisPanel | None:
     estimates = [found[key].dark_win if key in found else None for key in keys]
     page = game_urls(game.public_id).page
     graph = ""
-    if any(estimate is not None for estimate in estimates) and len(keys) > 1:
+    if sum(estimate is not None for estimate in estimates) >= 2:
         graph = estimate_graph(
             estimates,
             moves=game.cached_record(),

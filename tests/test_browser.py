@@ -272,6 +272,101 @@ def reload(page) -> None:
                 raise
 
 
+def test_replay_by_keyboard_and_back_to_the_game(site, new_page):
+    page = new_page()
+    game_id = start_game(page, site)
+    for move in ["D4", "E4", "C3", "E5"]:
+        click_move(page, move)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#game[data-ply="3"]')
+    assert page.url.endswith(f"/g/{game_id}/?ply=3")
+    assert page.locator('[data-square="E5"][data-stone]').count() == 0
+    page.keyboard.press("Home")
+    page.wait_for_selector('#game[data-ply="0"]')
+    assert page.locator("[data-square][data-stone]").count() == 0
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#game[data-ply="1"]')
+    assert page.locator("[data-square][data-stone]").count() == 1
+    page.click('.moves__item[data-ply="3"] a')
+    page.wait_for_selector('#game[data-ply="3"]')
+    page.keyboard.press("End")
+    page.wait_for_url(f"{site.url}/g/{game_id}/")
+    page.wait_for_selector('#game[data-ply="4"] button[name=move]')
+
+
+def test_looking_back_a_player_hears_the_friend_s_move(site, new_page):
+    creator = new_page()
+    friend = new_page()
+    game_id = start_game(creator, site, mode="friend", color="dark")
+    friend.goto(creator.get_attribute("[data-invite-url]", "data-invite-url"))
+    friend.click("[data-join]")
+    click_move(creator, "D4")
+    friend.wait_for_selector('[data-square="D4"][data-stone]', timeout=LIVE_TIMEOUT_MS)
+    click_move(friend, "E4")
+    creator.wait_for_selector('#game[data-ply="2"]', timeout=LIVE_TIMEOUT_MS)
+    click_move(creator, "C3")
+    friend.goto(f"{site.url}/g/{game_id}/?ply=1")
+    assert friend.locator("button[name=move]").count() == 0  # looking back: no square plays
+    # The creator takes back C3 only if the friend agrees: the friend is asked live.
+    creator.click("[data-takeback]")
+    creator.wait_for_selector("[data-takeback-asked]")
+    friend.wait_for_selector("[data-takeback-accept]", timeout=LIVE_TIMEOUT_MS)
+    assert ply_of(friend) == 1  # still the moment looked at
+    friend.click("[data-takeback-accept]")
+    friend.wait_for_selector('#game[data-ply="2"]')  # the answer shows the game now
+    creator.wait_for_selector('#game[data-ply="2"] button[name=move]', timeout=LIVE_TIMEOUT_MS)
+    assert api(site, game_id)["record"] == ["D4", "E4"]
+    friend.goto(f"{site.url}/g/{game_id}/?ply=1")
+    click_move(creator, "A1")
+    friend.wait_for_selector("[data-news]", timeout=LIVE_TIMEOUT_MS)
+    assert "Dark played A1." in friend.inner_text("[data-news]")
+    assert ply_of(friend) == 1
+    friend.click("[data-replay-back]")
+    friend.wait_for_selector('#game[data-ply="3"] button[name=move]')
+
+
+def test_takebacks_in_hotseat_and_against_the_computer(site, new_page):
+    page = new_page()
+    start_game(page, site)
+    click_move(page, "D4")
+    click_move(page, "E4")
+    page.click("[data-takeback]")
+    page.wait_for_selector('#game[data-ply="1"]')
+    assert page.locator('[data-square="E4"][data-stone]').count() == 0
+    game_id = start_game(page, site, mode="computer", color="dark", level=bots.LEVELS[0].id)
+    click_move(page, "D4")
+    page.wait_for_selector('#game[data-ply="2"].game--to-move', timeout=5000)
+    page.click("[data-takeback]")
+    page.wait_for_selector('#game[data-ply="0"].game--to-move')
+    assert api(site, game_id)["record"] == []
+
+
+def test_a_record_downloaded_imports_and_continues(site, new_page):
+    page = new_page()
+    game_id = start_game(page, site)
+    for move in ["D4", "E4", "C3"]:
+        click_move(page, move)
+    page.click(".review-tools summary")
+    with page.expect_download() as download:
+        page.click("[data-record-link]")
+    text = download.value.path().read_text()
+    assert f'[Game "{game_id}"]' in text and "1. D4 E4\n2. C3\n" in text
+    page.goto(f"{site.url}/import/")
+    page.fill("#record", text)
+    page.click("[data-import]")
+    page.wait_for_selector('#game[data-ply="3"]')
+    imported = game_id_of(page)
+    assert imported != game_id and api(site, imported)["record"] == ["D4", "E4", "C3"]
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#game[data-ply="2"]')
+    page.click(".review-tools summary")
+    page.click('[data-continue="hotseat"]')
+    page.wait_for_selector('#game[data-ply="2"] button[name=move]')
+    assert game_id_of(page) not in (game_id, imported)
+    click_move(page, "A1")
+    assert api(site, game_id_of(page))["record"] == ["D4", "E4", "A1"]
+
+
 def test_a_move_by_keyboard_alone(site, new_page):
     page = new_page()
     start_game(page, site)
