@@ -3,8 +3,9 @@
 Nothing else ever deletes a game, and anyone may start one. A game that nobody
 joined, or in which nobody moved, for ``settings.ABANDONED_GAME_DAYS`` days is
 deleted with its moves; a finished game is kept, however old, for its players to
-look back on. The worker runs ``daily`` once a day (``manage.py worker`` schedules
-it); ``manage.py prune_games`` does the same by hand.
+look back on, and so is an imported record, which someone chose to keep. The
+worker runs ``daily`` once a day (``manage.py worker`` schedules it);
+``manage.py prune_games`` does the same by hand.
 """
 
 from __future__ import annotations
@@ -21,11 +22,15 @@ DAY = timedelta(days=1)
 
 
 def prune_games(days: int | None = None, now: datetime | None = None) -> int:
-    """Delete the games that have not changed in ``days`` days and have not ended;
-    return how many."""
+    """Delete the games that have not changed in ``days`` days and have not ended
+    (imported records aside); return how many."""
     days = settings.ABANDONED_GAME_DAYS if days is None else days
     cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
-    stale = Game.objects.exclude(status__in=Game.ENDED).filter(updated__lt=cutoff)
+    stale = (
+        Game.objects.exclude(status__in=Game.ENDED)
+        .exclude(mode=Game.Mode.IMPORTED)
+        .filter(updated__lt=cutoff)
+    )
     count = stale.count()
     stale.delete()
     return count

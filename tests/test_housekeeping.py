@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
 from game import housekeeping, play
-from game.engine import Rules
+from game.engine import Position, Rules
 from game.models import Game, Move
 
 pytestmark = pytest.mark.django_db
@@ -27,12 +27,13 @@ def test_unfinished_games_left_alone_for_n_days_are_deleted_and_finished_ones_ke
     recent, _ = play.create_game("hotseat", Rules(), "dark")
     finished, tokens = play.create_game("hotseat", Rules(), "dark")
     play.resign(finished.public_id, tokens)
-    for game in (waiting, abandoned, finished):
+    imported = play.import_game(Rules(), Position.start(), ["D4"])
+    for game in (waiting, abandoned, finished, imported):
         aged(game, 31)
     aged(recent, 29)
     assert housekeeping.prune_games(30) == 2
     left = set(Game.objects.values_list("public_id", flat=True))
-    assert left == {recent.public_id, finished.public_id}
+    assert left == {recent.public_id, finished.public_id, imported.public_id}
     assert not Move.objects.filter(game__public_id=abandoned.public_id).exists()
 
 
