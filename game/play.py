@@ -285,13 +285,7 @@ def seated_colors(game: Game, tokens: Tokens) -> set[str]:
 
 def _check_turn(game: Game, tokens: Tokens, action: str) -> None:
     """Raise unless the game goes on and ``tokens`` hold the seat of the side to move."""
-    if game.is_over:
-        raise GameFinished("the game is over")
-    seated = seated_colors(game, tokens)
-    if not seated:
-        raise NotSeated(f"you are watching this game: only its players can {action}")
-    if game.status == Game.Status.WAITING:
-        raise NotStarted("the game starts when your friend joins: send them the invite link")
+    seated = _check_playing(game, tokens, action)
     if game.turn not in seated:
         raise NotYourTurn(f"it is {game.turn}'s turn")
 
@@ -363,6 +357,8 @@ def _record(game: Game, position: Position) -> None:
 
 # Takebacks ----------------------------------------------------------------------------------
 
+TOO_LATE_TO_TAKE_BACK = "the game is over: moves can no longer be taken back"
+
 
 def take_back(public_id: str, tokens: Tokens) -> Game:
     """Take a move back: in hot-seat the last move, at once; against the computer the
@@ -371,7 +367,7 @@ def take_back(public_id: str, tokens: Tokens) -> Game:
     log, marked as taken back."""
     with transaction.atomic():
         game = _locked(public_id)
-        seated = _check_playing(game, tokens, "take a move back")
+        seated = _check_playing(game, tokens, "take a move back", TOO_LATE_TO_TAKE_BACK)
         if game.mode == Game.Mode.FRIEND and len(seated) == 1:
             (color,) = seated
             if game.takeback_by:
@@ -392,7 +388,7 @@ def answer_takeback(public_id: str, tokens: Tokens, accept: bool) -> Game:
     decline it; either way the request is over."""
     with transaction.atomic():
         game = _locked(public_id)
-        seated = _check_playing(game, tokens, "answer a takeback")
+        seated = _check_playing(game, tokens, "answer a takeback", TOO_LATE_TO_TAKE_BACK)
         asker = game.takeback_by
         if not asker:
             raise PlayError("nobody has asked for a takeback")
@@ -406,10 +402,13 @@ def answer_takeback(public_id: str, tokens: Tokens, accept: bool) -> Game:
     return game
 
 
-def _check_playing(game: Game, tokens: Tokens, action: str) -> set[str]:
-    """The colours ``tokens`` hold in a game that goes on; raise if none or it does not."""
+def _check_playing(
+    game: Game, tokens: Tokens, action: str, over: str = "the game is over"
+) -> set[str]:
+    """The colours ``tokens`` hold in a game that goes on; raise if none or it does
+    not (``over`` says why it is too late)."""
     if game.is_over:
-        raise GameFinished("the game is over: moves can no longer be taken back")
+        raise GameFinished(over)
     seated = seated_colors(game, tokens)
     if not seated:
         raise NotSeated(f"you are watching this game: only its players can {action}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -518,8 +519,15 @@ def resign(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @require_POST
 def hint(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Ask for the strongest level's move; the live page marks it once it is found."""
+    return _act(
+        request, game_id, lambda: play.ask_hint(game_id, seats.tokens_for(request, game_id))
+    )
+
+
+def _act(request: HtmxHttpRequest, game_id: str, action: Callable[[], Game]) -> HttpResponse:
+    """Do ``action`` and show the game; a refusal is shown on it and changes nothing."""
     try:
-        game = play.ask_hint(game_id, seats.tokens_for(request, game_id))
+        game = action()
     except play.GameNotFound:
         raise Http404("there is no such game") from None
     except play.NotSeated as exc:
@@ -642,24 +650,15 @@ def takeback(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     the friend's request (``answer=accept`` or ``decline``)."""
     tokens = seats.tokens_for(request, game_id)
     answer = request.POST.get("answer", "")
-    game = _game_or_404(game_id)
-    try:
-        if answer:
-            if answer not in ("accept", "decline"):
-                raise play.PlayError(f"{answer[:20]!r} is not an answer: accept or decline")
-            game = play.answer_takeback(game_id, tokens, accept=answer == "accept")
-        else:
-            game = play.take_back(game_id, tokens)
-    except play.NotSeated as exc:
-        return _refuse(request, game, exc)
-    except play.PlayError as exc:
-        game = _game_or_404(game_id)
-        if request.htmx:
-            return _render_game(request, game, error=str(exc), status=exc.status)
-        messages.error(request, str(exc))
-    if request.htmx:
-        return _render_game(request, game)
-    return _to_game(request, game)
+
+    def act() -> Game:
+        if not answer:
+            return play.take_back(game_id, tokens)
+        if answer not in ("accept", "decline"):
+            raise play.PlayError(f"{answer[:20]!r} is not an answer: accept or decline")
+        return play.answer_takeback(game_id, tokens, accept=answer == "accept")
+
+    return _act(request, game_id, act)
 
 
 @require_POST
