@@ -63,9 +63,10 @@ def recover() -> int:
         reply.enqueue(public_id, ply)
     for public_id, ply in hints:
         hint.enqueue(public_id, ply)
-    if analyses:
-        analyse.enqueue(analyses, GAME_ANALYSIS_SECONDS)
-    return len(replies) + len(hints) + bool(analyses)
+    chunks = range(0, len(analyses), POSITIONS_PER_TASK)
+    for start in chunks:
+        analyse.enqueue(analyses[start : start + POSITIONS_PER_TASK], GAME_ANALYSIS_SECONDS)
+    return len(replies) + len(hints) + len(chunks)
 
 
 # Analysis -----------------------------------------------------------------------------------
@@ -74,6 +75,11 @@ def recover() -> int:
 # by a player gets its full second; a whole game, one position after another, less.
 ANALYSIS_SECONDS = 1.0
 GAME_ANALYSIS_SECONDS = 0.3
+# Analyses wait behind the computer's replies and hints (a worker takes the task of
+# highest priority first), and a whole game goes in tasks of this many positions,
+# so a reply is never held up by more than about a second of analysis.
+ANALYSIS_PRIORITY = -10
+POSITIONS_PER_TASK = 3
 
 
 def analysis_key(rules: Rules, position_text: str) -> str:
@@ -98,11 +104,13 @@ def request_analysis(keys: list[str], seconds: float = ANALYSIS_SECONDS) -> int:
     wanted = [key for key in dict.fromkeys(keys) if key not in known]
     if wanted:
         Analysis.objects.bulk_create([Analysis(key=key) for key in wanted], ignore_conflicts=True)
-        transaction.on_commit(partial(analyse.enqueue, wanted, seconds))
+        for start in range(0, len(wanted), POSITIONS_PER_TASK):
+            chunk = wanted[start : start + POSITIONS_PER_TASK]
+            transaction.on_commit(partial(analyse.enqueue, chunk, seconds))
     return len(wanted)
 
 
-@task()
+@task(priority=ANALYSIS_PRIORITY)
 def analyse(keys: list[str], seconds: float) -> int:
     """Analyse each position of ``keys`` still waiting, in order, saving each as it is
     done so the page shows them as they come; return how many were analysed."""

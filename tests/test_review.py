@@ -519,9 +519,11 @@ def test_analysing_the_whole_game_draws_the_graph(client, django_capture_on_comm
         client.post(f"/g/{game.public_id}/analyse", {"ply": "4", "whole": "1"})
     from django_tasks_db.models import DBTaskResult
 
-    keys, _ = DBTaskResult.objects.ready().get().args_kwargs["args"]
-    assert len(keys) == 5
-    computer.analyse.call(keys, 0.02)
+    tasks = list(DBTaskResult.objects.ready())
+    assert [len(task.args_kwargs["args"][0]) for task in tasks] == [3, 2]  # in chunks
+    assert {task.priority for task in tasks} == {computer.ANALYSIS_PRIORITY}
+    for task in tasks:
+        computer.analyse.call(task.args_kwargs["args"][0], 0.02)
     html = client.get(f"/g/{game.public_id}/").content.decode()
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="estimate"' in html
     assert "data-analyse-whole" not in html
@@ -536,3 +538,18 @@ def test_a_friend_game_in_play_is_not_analysed():
     assert response.status_code == 400
     assert "analysed once it is over" in response.content.decode()
     assert client.get(f"/g/{game.public_id}/analysis", {"ply": 0}).status_code == 404
+
+
+def test_analyses_left_undone_by_a_stopped_worker_are_enqueued_again():
+    from django_tasks_db.models import DBTaskResult
+
+    from game.models import Analysis
+
+    texts = [Position.replay(Rules(), OPENING[:ply]).to_text() for ply in range(4)]
+    keys = [computer.analysis_key(Rules(), text) for text in texts]
+    Analysis.objects.bulk_create([Analysis(key=key) for key in keys])
+    Analysis.objects.filter(key=keys[0]).update(dark_win=0.5)  # done: not again
+    assert computer.recover() == 1
+    (task,) = DBTaskResult.objects.ready()
+    assert task.args_kwargs["args"][0] == keys[1:]
+    assert computer.rules_of_key(keys[1]) == (Rules(), texts[1])
