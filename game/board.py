@@ -88,6 +88,7 @@ class Board:
     mover: Color | None  # the side the viewer places a stone for now; None: they look
     stones: Stones
     wraparound: bool
+    note: str = ""  # why the stone chosen for the viewer is not the one they picked
 
     @property
     def can_move(self) -> bool:
@@ -116,11 +117,16 @@ def draw_board(
     kind = Stone(stone) if stone in Stone.__members__.values() else Stone.STONE
     if mover is None or (kind is not Stone.STONE and not position.has_special(mover, kind)):
         kind = Stone.STONE
-    open_moves = (
-        {move.square: move for move in position.legal_moves() if move.stone is kind}
-        if mover
-        else {}
-    )
+    legal = position.legal_moves() if mover else []
+    note = ""
+    playable = [k for k in Stone if any(move.stone is k for move in legal)]
+    if kind is Stone.STONE and playable and Stone.STONE not in playable:
+        # Every empty square would give a stone a fourth hinge: only a special
+        # stone can be played, so it is chosen, and the player is told why.
+        kind = playable[0]
+        names = " or ".join(f"your {STONE_NAMES[k]}" for k in playable)
+        note = f"No square takes a plain stone now: only {names} can be played"
+    open_moves = {move.square: move for move in legal if move.stone is kind}
     last = position.last_move
     last_square = last.square if last is not None and not last.is_pass else None
     cleared = set(position.last_removed)
@@ -160,8 +166,9 @@ def draw_board(
         squares=Fragments(squares),
         stone=kind,
         mover=mover,
-        stones=Stones(_choices(position, mover, kind) if mover else ()),
+        stones=Stones(_choices(position, mover, kind, playable) if mover else ()),
         wraparound=position.rules.wraparound,
+        note=note,
     )
 
 
@@ -175,18 +182,25 @@ def _label(square: object, color: str, kind: str, reason: str, clears: str) -> s
     return label
 
 
-def _choices(position: Position, mover: Color, selected: Stone) -> tuple[Choice, ...]:
+def _choices(
+    position: Position, mover: Color, selected: Stone, playable: list[Stone]
+) -> tuple[Choice, ...]:
     kinds = tuple(Stone) if position.rules.special_stones else (Stone.STONE,)
     choices = []
     for kind in kinds:
-        available = kind is Stone.STONE or position.has_special(mover, kind)
+        if kind is Stone.STONE:
+            available = Stone.STONE in playable or not playable
+            note = "" if available else "no square"
+        else:
+            available = position.has_special(mover, kind)
+            note = "" if available else "spent"
         choices.append(
             Choice(
                 kind.value,
                 STONE_NAMES[kind].capitalize(),
                 selected is kind,
                 available,
-                "" if available else "spent",
+                note,
                 stone_image(mover.value, kind.value),
             )
         )
@@ -263,6 +277,8 @@ class Status:
     outcome: Outcome | None
     headline: str
     your_color: str  # the viewer's side when they hold exactly one seat, else ""
+    dark_hand: str = ""  # the special stones dark still holds, in words ("" for none)
+    light_hand: str = ""
 
     @property
     def finished(self) -> bool:
@@ -305,7 +321,17 @@ def describe(
         outcome=outcome,
         headline=headline,
         your_color=next(iter(seated)) if len(seated) == 1 else "",
+        dark_hand=_hand(position, Color.DARK),
+        light_hand=_hand(position, Color.LIGHT),
     )
+
+
+def _hand(position: Position, color: Color) -> str:
+    """The special stones ``color`` still holds, in words, for every viewer to see."""
+    if not position.rules.special_stones:
+        return ""
+    held = [STONE_NAMES[k] for k in (Stone.THUNDER, Stone.WODEN) if position.has_special(color, k)]
+    return " and ".join(held) if held else "no special stones"
 
 
 def announcement(position: Position, status: Status) -> str:

@@ -47,6 +47,8 @@ from game.models import Analysis, Game
 
 # Without JavaScript, a page waiting for the other side reloads itself this often.
 REFRESH_SECONDS = 5
+# A finished friend game's page asks this often whether a rematch was offered.
+REMATCH_POLL_SECONDS = 3
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -206,6 +208,25 @@ class GamePage:
         return f"{path}?"
 
     @property
+    def awaits_rematch(self) -> bool:
+        """A finished game between two people with no rematch yet: its page asks every
+        few seconds, so an offer of one shows without a reload."""
+        game = self.game
+        return game.is_over and game.mode == Game.Mode.FRIEND and self.rematch is None
+
+    @property
+    def your_turn(self) -> bool:
+        """The viewer plays one side, and it is that side's move."""
+        return self.board.can_move and len(self.seated) == 1
+
+    @property
+    def title(self) -> str:
+        """The page's title, which follows the game: "Your turn", "Light to move"."""
+        if self.replay.reviewing:
+            return f"Move {self.replay.ply} of {self.replay.last}"
+        return self.status.headline
+
+    @property
     def image_url(self) -> str:
         """The picture of the moment shown (link previews and the page's own link)."""
         return f"{self.urls.image}?ply={self.replay.ply}"
@@ -322,6 +343,7 @@ def _render_game(
     context = {
         "page": game_page(request, game, stone=stone, error=error, ply=ply, seen=seen),
         "refresh_seconds": REFRESH_SECONDS,
+        "rematch_poll_seconds": REMATCH_POLL_SECONDS,
         "levels": bots.LEVELS,
     }
     if full is None:

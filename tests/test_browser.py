@@ -367,6 +367,39 @@ def test_a_record_downloaded_imports_and_continues(site, new_page):
     assert api(site, game_id_of(page))["record"] == ["D4", "E4", "A1"]
 
 
+def test_your_turn_shows_in_the_title_and_the_tab_s_icon(site, new_page):
+    creator = new_page()
+    friend = new_page()
+    start_game(creator, site, mode="friend", color="dark")
+    friend.goto(creator.get_attribute("[data-invite-url]", "data-invite-url"))
+    friend.click("[data-join]")
+    creator.wait_for_function("document.title.startsWith('Your turn')", timeout=LIVE_TIMEOUT_MS)
+    assert friend.title().startswith("Dark to move")
+    icon = "document.querySelector('link[rel=icon]').getAttribute('href')"
+    assert "favicon-turn" in creator.evaluate(icon) and "favicon-turn" not in friend.evaluate(icon)
+    click_move(creator, "D4")
+    assert creator.title().startswith("Light to move")
+    friend.wait_for_function("document.title.startsWith('Your turn')", timeout=LIVE_TIMEOUT_MS)
+    assert "favicon-turn" in friend.evaluate(icon) and "favicon-turn" not in creator.evaluate(icon)
+    assert friend.is_visible("[data-signals]")  # the sound and notification choices
+
+
+def test_the_newest_move_stays_in_sight_and_the_about_page_fits_a_phone(site, new_page):
+    page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    start_game(page, site)
+    for move in record_with_everything()[:24]:
+        click_move(page, move)
+    page.wait_for_function(  # scrolled within the list, once the swap is laid out
+        """() => { const list = document.getElementById('move-list');
+        const last = list.querySelector('.moves__item:last-of-type').getBoundingClientRect();
+        const box = list.getBoundingClientRect();
+        return list.scrollTop > 0 && last.bottom <= box.bottom + 1 && last.top >= box.top - 1; }""",
+        timeout=2000,
+    )
+    page.goto(f"{site.url}/about/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
 def test_a_move_by_keyboard_alone(site, new_page):
     page = new_page()
     start_game(page, site)

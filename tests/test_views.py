@@ -368,7 +368,7 @@ def test_until_the_friend_joins_the_creator_waits_and_cannot_take_the_seat(clien
     assert b"The game starts when your friend joins" in refused.content
     joined = client.post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
     assert joined.status_code == 303
-    assert "you play dark in this game already" in client.get(joined["Location"]).content.decode()
+    assert "You play dark in this game already" in client.get(joined["Location"]).content.decode()
     game.refresh_from_db()
     assert game.light_seat == "" and game.status == Game.Status.WAITING and game.revision == 0
     watcher = Client().get(f"/g/{game.public_id}/").content.decode()

@@ -110,3 +110,86 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
   window.location.assign(link.href);
 });
+
+// "Your turn" signals. The title follows the game (each redraw brings its own);
+// here the tab's icon gets a mark while it is the player's turn, and, if the player
+// turned them on (remembered in this browser), a short sound and a notification
+// while the tab is hidden. Nothing leaves the browser: the sound is synthesised.
+const icon = document.querySelector("link[rel=icon][data-turn-icon]");
+const plainIcon = icon ? icon.getAttribute("href") : "";
+let wasMyTurn = null;
+
+function signalSetting(name) {
+  try {
+    return localStorage.getItem(`maerstanas.signal.${name}`) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function beep() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  const context = new Context();
+  const tone = context.createOscillator();
+  const volume = context.createGain();
+  tone.frequency.value = 660;
+  volume.gain.setValueAtTime(0.15, context.currentTime);
+  volume.gain.exponentialRampToValueAtTime(0.001, context.currentTime + 0.25);
+  tone.connect(volume).connect(context.destination);
+  tone.start();
+  tone.stop(context.currentTime + 0.25);
+  tone.onended = () => context.close();
+}
+
+function showTurn() {
+  const game = document.getElementById("game");
+  const mine = Boolean(game && game.hasAttribute("data-your-turn"));
+  if (icon) icon.setAttribute("href", mine ? icon.dataset.turnIcon : plainIcon);
+  if (mine && wasMyTurn === false) {
+    if (signalSetting("sound")) beep();
+    if (signalSetting("notify") && document.hidden && "Notification" in window &&
+        Notification.permission === "granted") {
+      const news = document.getElementById("announce");
+      new Notification(document.title, { body: news ? news.textContent : "" });
+    }
+  }
+  wasMyTurn = game ? mine : null;
+  document.querySelectorAll("[data-signals]").forEach((box) => {
+    box.hidden = false;
+    box.querySelectorAll("[data-signal]").forEach((input) => {
+      input.checked = signalSetting(input.dataset.signal);
+    });
+  });
+}
+document.addEventListener("DOMContentLoaded", showTurn);
+document.addEventListener("htmx:afterSettle", showTurn);
+
+document.addEventListener("change", async (event) => {
+  const input = event.target.closest("[data-signal]");
+  if (!input) return;
+  let on = input.checked;
+  if (on && input.dataset.signal === "notify" && "Notification" in window) {
+    on = (await Notification.requestPermission()) === "granted";
+    input.checked = on;
+  }
+  try {
+    localStorage.setItem(`maerstanas.signal.${input.dataset.signal}`, on ? "on" : "off");
+  } catch {
+    // Storage refused (a private window): the choice lasts for this page only.
+  }
+  if (on && input.dataset.signal === "sound") beep();
+});
+
+// The move list keeps its newest move (or the moment looked back at) in sight.
+function showLatestMove() {
+  const list = document.getElementById("move-list");
+  if (!list) return;
+  const current = list.querySelector(".is-current");
+  // Scrolled within the list only: the page itself stays where the player left it.
+  if (current) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+  else list.scrollTop = list.scrollHeight;
+}
+document.addEventListener("DOMContentLoaded", showLatestMove);
+// After the swap has been laid out: the list's height is known only then.
+document.addEventListener("htmx:afterSettle", () => requestAnimationFrame(showLatestMove));

@@ -1,0 +1,113 @@
+"""What players tripped over: each fix with the test that shows it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from game import play
+from game.board import draw_board
+from game.engine import Color, Position, Rules, Stone
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+# Light to move: every empty square would give a plain stone a fourth hinge, and
+# only light's Woden-stone can be played.
+ONLY_WODEN = "S.sS.SS/W.Ss.s./s..sSss/SSsSs.s/.Ss.sSs/.SStS../sS..sSS l Tw"
+
+
+def seated_client(game, tokens: dict[str, str]) -> Client:
+    client = Client()
+    for color, token in tokens.items():
+        client.post(f"/g/{game.public_id}/seat/{color}/{token}/")
+    return client
+
+
+def test_the_title_follows_the_game_after_each_move():
+    game, tokens = play.create_game("hotseat", Rules())
+    client = seated_client(game, tokens)
+    page = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "<title>Dark to move · Mǽrstánas</title>" in page
+    answer = client.post(
+        f"/g/{game.public_id}/move", {"move": "D4", "ply": 0}, headers=HTMX
+    ).content.decode()
+    assert "<title>Light to move · Mǽrstánas</title>" in answer
+
+
+def test_a_friend_s_title_says_your_turn_and_the_page_marks_it():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    game, _, light = play.join(game.public_id, play.invite_code(game))
+    page = seated_client(game, dark).get(f"/g/{game.public_id}/").content.decode()
+    assert "<title>Your turn · Mǽrstánas</title>" in page
+    assert re.search(r'id="game"[^>]*data-your-turn', page, re.S)
+    other = seated_client(game, {"light": light}).get(f"/g/{game.public_id}/").content.decode()
+    assert "<title>Dark to move · Mǽrstánas</title>" in other
+    assert not re.search(r'id="game"[^>]*data-your-turn', other, re.S)
+
+
+def test_the_move_list_can_be_focused_to_scroll_it():
+    game, tokens = play.create_game("hotseat", Rules())
+    play.make_move(game.public_id, tokens, "D4")
+    play.resign(game.public_id, tokens)
+    page = Client().get(f"/g/{game.public_id}/").content.decode()
+    assert '<ol id="move-list"' in page
+    assert re.search(r'<ol id="move-list"[^>]*tabindex="0"', page)
+
+
+def test_when_only_a_special_stone_can_be_played_it_is_chosen_and_the_page_says_why():
+    position = Position.from_text(ONLY_WODEN, Rules())
+    assert {move.stone for move in position.legal_moves()} == {Stone.WODEN}
+    board = draw_board(position, Color.LIGHT)
+    assert board.stone is Stone.WODEN
+    assert board.note == "No square takes a plain stone now: only your Woden-stone can be played"
+    stone = next(c for c in board.stones.choices if c.kind == "stone")
+    assert (stone.available, stone.note) == (False, "no square")
+    assert sum(1 for cell in board.squares if getattr(cell, "value", "")) == len(
+        position.legal_moves()
+    )
+
+
+def test_every_viewer_sees_the_stones_each_side_still_holds():
+    game, tokens = play.create_game("hotseat", Rules())
+    play.make_move(game.public_id, tokens, "D4")
+    play.make_move(game.public_id, tokens, "T E4")
+    page = Client().get(f"/g/{game.public_id}/").content.decode()  # a watcher
+    assert '<small class="score__hand" data-hand="dark">holds thunder-stone and Woden-stone' in page
+    assert '<small class="score__hand" data-hand="light">holds Woden-stone' in page
+
+
+def test_a_watcher_is_told_so():
+    game, _ = play.create_game("hotseat", Rules())
+    assert "data-watching" in Client().get(f"/g/{game.public_id}/").content.decode()
+
+
+def test_a_finished_friend_game_hears_of_a_rematch_without_a_reload():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    game, _, light = play.join(game.public_id, play.invite_code(game))
+    play.resign(game.public_id, dark)
+    friend = seated_client(game, {"light": light})
+    page = friend.get(f"/g/{game.public_id}/").content.decode()
+    assert 'hx-trigger="every 3s"' in page
+    game.refresh_from_db()
+    poll = f"/g/{game.public_id}/poll/{game.revision}"
+    assert friend.get(poll, headers=HTMX).status_code == 204
+    play.rematch(game.public_id, dark)
+    answer = friend.get(poll, headers=HTMX).content.decode()
+    assert "Your opponent wants a rematch" in answer and "every 3s" not in answer
+
+
+def test_a_refusal_without_javascript_starts_with_a_capital():
+    game, tokens = play.create_game("hotseat", Rules())
+    client = seated_client(game, tokens)
+    page = client.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 3}, follow=True)
+    text = re.search(r'<li class="message message--error">([^<]+)', page.content.decode())[1]
+    assert text.startswith("The board changed since you saw it")
+
+
+def test_the_board_explains_its_marks():
+    game, _ = play.create_game("hotseat", Rules())
+    page = Client().get(f"/g/{game.public_id}/").content.decode()
+    assert "What the marks mean" in page and "Hatching: a square you cannot play" in page
