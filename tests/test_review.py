@@ -334,6 +334,7 @@ def test_a_game_continues_from_a_position(client):
     assert response.status_code == 303
     game = Game.objects.get()
     assert game.start_text == MIDGAME and game.ply == 0 and game.turn == "light"
+    assert "No moves yet: light begins." in client.get(f"/g/{game.public_id}/").content.decode()
     assert game.dark_level == "cild" and game.computer_to_move == ""
     assert client.post(f"/g/{game.public_id}/move", {"move": "A1", "ply": 0}).status_code == 303
     game.refresh_from_db()
