@@ -165,7 +165,9 @@ def test_the_thinking_mark_and_a_hint_on_a_phone(site, new_page):
     assert page.get_attribute("[data-hint]", "data-square") == square
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "phone-hint.png", full_page=True)
-    page.tap('[data-square="D4"] button' if square != "D4" else '[data-square="C3"] button')
+    target = '[data-square="D4"] button' if square != "D4" else '[data-square="C3"] button'
+    page.tap(target)  # the first tap shows the move, the second plays it
+    page.tap(target)
     page.wait_for_selector("[data-thinking]")
     page.screenshot(path=ARTIFACTS / "phone-thinking.png", full_page=True)
     page.wait_for_selector(
@@ -277,6 +279,8 @@ def test_replay_by_keyboard_and_back_to_the_game(site, new_page):
     game_id = start_game(page, site)
     for move in ["D4", "E4", "C3", "E5"]:
         click_move(page, move)
+    # On the board the arrows move over its squares; elsewhere they step the replay.
+    page.evaluate("document.activeElement.blur()")
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector('#game[data-ply="3"]')
     assert page.url.endswith(f"/g/{game_id}/?ply=3")
@@ -373,13 +377,17 @@ def test_your_turn_shows_in_the_title_and_the_tab_s_icon(site, new_page):
     start_game(creator, site, mode="friend", color="dark")
     friend.goto(creator.get_attribute("[data-invite-url]", "data-invite-url"))
     friend.click("[data-join]")
-    creator.wait_for_function("document.title.startsWith('Your turn')", timeout=LIVE_TIMEOUT_MS)
+    creator.wait_for_function(
+        "() => document.title.startsWith('Your turn')", timeout=LIVE_TIMEOUT_MS
+    )
     assert friend.title().startswith("Dark to move")
     icon = "document.querySelector('link[rel=icon]').getAttribute('href')"
     assert "favicon-turn" in creator.evaluate(icon) and "favicon-turn" not in friend.evaluate(icon)
     click_move(creator, "D4")
     assert creator.title().startswith("Light to move")
-    friend.wait_for_function("document.title.startsWith('Your turn')", timeout=LIVE_TIMEOUT_MS)
+    friend.wait_for_function(
+        "() => document.title.startsWith('Your turn')", timeout=LIVE_TIMEOUT_MS
+    )
     assert "favicon-turn" in friend.evaluate(icon) and "favicon-turn" not in creator.evaluate(icon)
     assert friend.is_visible("[data-signals]")  # the sound and notification choices
 
@@ -401,6 +409,7 @@ def test_the_newest_move_stays_in_sight_and_the_about_page_fits_a_phone(site, ne
 
 
 def test_a_move_by_keyboard_alone(site, new_page):
+    """The board is one tab stop; arrows move over it; focus stays where the move was."""
     page = new_page()
     start_game(page, site)
     for _ in range(60):
@@ -410,10 +419,58 @@ def test_a_move_by_keyboard_alone(site, new_page):
     square = page.evaluate("document.activeElement.value")
     page.keyboard.press("Enter")
     page.wait_for_selector(f'[data-square="{square}"][data-stone="dark-stone"]')
-    # Focus stays on the board, so the next player can go on with the keyboard.
-    assert page.evaluate("document.activeElement.name") == "move"
+    # Focus stays on the square just played, and the arrows go on from there.
+    assert page.evaluate("document.activeElement.id") == f"sq-{square}"
+    page.keyboard.press("ArrowRight")
+    beside = page.evaluate("document.activeElement.id")
+    assert beside == f"sq-{chr(ord(square[0]) + 1)}{square[1]}"
     page.keyboard.press("Enter")
     page.wait_for_selector('#game[data-ply="2"]')
+    # One Tab leaves the board: its 49 squares are a single stop.
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#board') === null")
+    # Resign is a few Tabs from the top of the page, not dozens.
+    page.evaluate("document.activeElement.blur()")
+    tabs = 0
+    while page.evaluate("document.activeElement.textContent.trim()") != "Resign" and tabs < 30:
+        page.keyboard.press("Tab")
+        tabs += 1
+    assert tabs < 20, tabs
+
+
+def test_a_stone_chosen_by_keyboard_keeps_the_focus(site, new_page):
+    page = new_page()
+    start_game(page, site)
+    page.focus('[data-stone-choice="thunder"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board.board--thunder")
+    assert page.evaluate("document.activeElement.id") == "stone-thunder"
+
+
+def test_a_first_tap_shows_the_move_and_a_second_plays_it(site, new_page):
+    page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    start_game(page, site)
+    for move in ["D4", "E4"]:
+        page.tap(f'[data-square="{move}"] button')
+        page.wait_for_selector(f'[data-square="{move}"] button.is-armed')
+        assert ply_of(page) == (0 if move == "D4" else 1)  # not played yet
+        page.tap(f'[data-square="{move}"] button')
+        page.wait_for_selector(f'[data-square="{move}"][data-stone]')
+    page.tap('[data-stone-choice="thunder"]')
+    page.wait_for_selector("#board.board--thunder")
+    page.tap('[data-square="E5"] button')
+    assert "T E5: clears E4" in page.inner_text("[data-board-preview]")
+    assert (
+        page.locator('[data-square="E4"]')
+        .evaluate("square => getComputedStyle(square).backgroundImage")
+        .startswith("repeating-radial-gradient")
+    )
+    page.tap('[data-square="D4"] .sq__body')  # a taken square says why
+    assert "D4" in page.inner_text("[data-board-preview]")
+    assert ply_of(page) == 2
 
 
 def test_the_whole_board_fits_a_phone(site, new_page):
@@ -424,6 +481,7 @@ def test_the_whole_board_fits_a_phone(site, new_page):
     for square in ["A1", "G1", "G7"]:
         box = page.locator(f'[data-square="{square}"]').bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    page.tap('[data-square="D4"] button')  # the first tap shows the move
     page.tap('[data-square="D4"] button')
     page.wait_for_selector('[data-square="D4"][data-stone="dark-stone"]')
     ARTIFACTS.mkdir(exist_ok=True)

@@ -105,6 +105,7 @@ document.addEventListener("keydown", (event) => {
   if (!step || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
   const target = event.target;
   if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+  if (target.closest && target.closest(".board__grid")) return; // arrows move over squares
   const link = document.querySelector(`[data-replay-step="${step}"]`);
   if (!link) return;
   event.preventDefault();
@@ -193,3 +194,85 @@ function showLatestMove() {
 document.addEventListener("DOMContentLoaded", showLatestMove);
 // After the swap has been laid out: the list's height is known only then.
 document.addEventListener("htmx:afterSettle", () => requestAnimationFrame(showLatestMove));
+
+// The board is one stop of the Tab key: the arrow keys move over its squares (a
+// roving tab index), Enter or Space plays the square's move, and on a square that
+// cannot be played they say why.
+const MOVES = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+
+function squareTargets() {
+  return Array.from(document.querySelectorAll("#board [data-square] > button, #board [data-square] > .sq__body"));
+}
+
+function rovingBoard() {
+  const targets = squareTargets();
+  if (!targets.length) return;
+  const focused = targets.find((target) => target === document.activeElement);
+  const open = targets.find((target) => target.tagName === "BUTTON");
+  const current = focused || targets.find((t) => t.id === window.maerstanasSquare) || open || targets[24];
+  targets.forEach((target) => target.setAttribute("tabindex", target === current ? "0" : "-1"));
+}
+document.addEventListener("DOMContentLoaded", rovingBoard);
+document.addEventListener("htmx:afterSettle", rovingBoard);
+document.addEventListener("focusin", (event) => {
+  if (event.target.closest && event.target.closest("#board [data-square]")) {
+    window.maerstanasSquare = event.target.id;
+    squareTargets().forEach((t) => t.setAttribute("tabindex", t === event.target ? "0" : "-1"));
+  }
+});
+
+document.addEventListener("keydown", (event) => {
+  const cell = event.target.closest && event.target.closest("#board [data-square]");
+  if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
+  const move = MOVES[event.key];
+  if (move) {
+    const name = cell.dataset.square;
+    const column = "ABCDEFG".indexOf(name[0]) + move[1];
+    const row = Number(name.slice(1)) + move[0];
+    if (column < 0 || column > 6 || row < 1 || row > 7) return;
+    const next = document.getElementById(`sq-${"ABCDEFG"[column]}${row}`);
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+    return;
+  }
+  if ((event.key === "Enter" || event.key === " ") && !event.target.matches("button")) {
+    event.preventDefault();
+    preview(event.target.dataset.reason || event.target.getAttribute("aria-label"));
+  }
+});
+
+function preview(text) {
+  const line = document.getElementById("board-preview");
+  if (line) line.textContent = text || "";
+}
+
+// Touch: the first tap on a square shows what its move would do (the stones a
+// thunder-stone clears, the stone a Woden-stone takes) or why it cannot be played;
+// a second tap on the same square plays it. A mouse click plays at once.
+let lastPointer = "mouse";
+document.addEventListener("pointerdown", (event) => {
+  lastPointer = event.pointerType || "mouse";
+}, true);
+document.addEventListener("click", (event) => {
+  const cell = event.target.closest && event.target.closest("#board [data-square]");
+  if (!cell) return;
+  const button = cell.querySelector("button");
+  if (!button) { // a square that cannot be played: say why, to a mouse too
+    const body = cell.querySelector(".sq__body");
+    preview(body && (body.dataset.reason || body.getAttribute("aria-label")));
+    return;
+  }
+  if (lastPointer !== "touch") return;
+  if (button.classList.contains("is-armed")) return; // the second tap: play
+  event.preventDefault();
+  event.stopPropagation();
+  document.querySelectorAll("#board .is-armed").forEach((armed) => armed.classList.remove("is-armed"));
+  button.classList.add("is-armed");
+  const clears = button.dataset.clears;
+  const what = button.value.startsWith("W ")
+    ? `takes the stone on ${cell.dataset.square}`
+    : clears ? `clears ${clears.split(" ").join(", ")}` : `places a stone on ${cell.dataset.square}`;
+  preview(`${button.value}: ${what}. Tap again to play it.`);
+}, true);
