@@ -18,6 +18,11 @@ $(BIN)/.installed-dev: $(BIN)/.installed requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# axe-core, which the browser tests run in each page (package.json pins it).
+node_modules/.installed: package.json package-lock.json
+	npm ci --silent --no-audit --no-fund
+	touch $@
+
 ## Serve the site with gunicorn at http://$(HOST):$(PORT) on SQLite (db.sqlite3), with the
 ## worker that thinks of the computer's moves; Ctrl-C stops both.
 run: $(BIN)/.installed
@@ -28,14 +33,14 @@ run: $(BIN)/.installed
 	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} $(BIN)/gunicorn maerstanas_site.asgi
 
 ## The whole suite: lint, engine, Django, deep move counts, browser tests.
-test: $(BIN)/.installed-dev
+test: $(BIN)/.installed-dev node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run --verbosity 0
 	$(BIN)/python -m pytest
 
 ## The same suite on PostgreSQL (POSTGRES_URL names a database the tests may create beside).
-test-postgres: $(BIN)/.installed-dev
+test-postgres: $(BIN)/.installed-dev node_modules/.installed
 	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest -m "not slow"  # slow: engine only, no DB
 
 ## The suite without the slow marks, for the edit-test loop.

@@ -58,7 +58,7 @@ def estimate_graph(
     middle = y(0.5)
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" class="estimate" '
-        f'viewBox="0 0 {width} {height}" width="100%" role="img" '
+        f'viewBox="0 0 {width} {height}" width="100%" role="group" '
         'aria-labelledby="estimate-title estimate-desc">',
         f'<title id="estimate-title">Dark\'s chances over {plies} moves</title>',
         f'<desc id="estimate-desc">{escape(_summary(estimates, moves))}</desc>',

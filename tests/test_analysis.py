@@ -103,7 +103,7 @@ def test_the_graph_links_its_turning_points_and_marks_the_moment():
     assert "Move 4, M&lt;4&gt;, swung the estimate from 88% to 30% for dark" in svg
     assert tree.find(f"{SVG}line[@class='estimate__now']").get("x1") == "450.0"
     assert "turning points at moves 2, 4" in tree.find(f"{SVG}desc").text
-    assert tree.get("role") == "img"
+    assert tree.get("role") == "group"
 
 
 def test_a_gap_where_a_moment_is_not_analysed():

@@ -18,6 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from game import bots
 from game.engine import Position, Rules
+from tests.support.axe import violations
 from tests.support.servers import (
     ARTIFACTS,
     Server,
@@ -565,3 +566,50 @@ def test_moves_are_pushed_to_both_players_and_a_watcher_and_survive_a_restart(tm
                 assert page.get_attribute("#game", "data-ply") == "4"
         finally:
             server.stop()
+
+
+# Accessibility: axe-core finds nothing wrong on any page, in either theme ----------------
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_axe(site, new_page, scheme):
+    page = new_page(color_scheme=scheme, bypass_csp=True)
+    friend = new_page(color_scheme=scheme, bypass_csp=True)
+    found: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        found[name] = violations(page)
+
+    page.goto(f"{site.url}/")
+    check("home")
+    game_id = start_game(page, site)
+    for move in ["D4", "E4", "C3"]:
+        click_move(page, move)
+    check("game in progress")
+    page.goto(f"{site.url}/g/{game_id}/?ply=1")
+    check("a moment looked back at")
+    page.goto(f"{site.url}/g/{game_id}/resign")
+    check("resign")
+    page.goto(f"{site.url}/g/{game_id}/")
+    page.click("text=Resign")
+    page.wait_for_selector("[data-result]")
+    check("finished game")
+    start_game(page, site, mode="friend", color="dark")
+    check("friend game waiting")
+    friend.goto(page.get_attribute("[data-invite-url]", "data-invite-url"))
+    found["invite"] = violations(friend)
+    start_game(page, site, mode="computer", color="dark", level=bots.LEVELS[0].id)
+    click_move(page, "D4")
+    check("game against the computer")
+    for path in ["/about/", "/games/", "/import/", "/p/", "/p/?text=nonsense", "/g/nope/"]:
+        page.goto(f"{site.url}{path}")
+        check(path)
+    page.goto(f"{site.url}/import/")
+    page.fill("#record", "D4 E4 D4")
+    page.click("[data-import]")
+    check("import refused")
+    page.fill("#record", "D4 E4 C3 E5")
+    page.click("[data-import]")
+    page.wait_for_selector("[data-analyse-whole]")
+    check("imported game")
+    assert {name: found for name, found in found.items() if found} == {}
