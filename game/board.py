@@ -326,11 +326,15 @@ def describe(
     )
 
 
+# The special stones in hand, in few words: they sit under each side's name.
+HAND_NAMES = {Stone.THUNDER: "thunder", Stone.WODEN: "Woden"}
+
+
 def _hand(position: Position, color: Color) -> str:
     """The special stones ``color`` still holds, in words, for every viewer to see."""
     if not position.rules.special_stones:
         return ""
-    held = [STONE_NAMES[k] for k in (Stone.THUNDER, Stone.WODEN) if position.has_special(color, k)]
+    held = [name for k, name in HAND_NAMES.items() if position.has_special(color, k)]
     return " and ".join(held) if held else "no special stones"
 
 

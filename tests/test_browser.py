@@ -143,7 +143,10 @@ def test_a_whole_game_against_the_computer(site, new_page):
         click_move(page, move)
         # The player's own move is drawn at once, and while the computer thinks, it says so.
         square = move.split()[-1]
-        assert page.locator(f'[data-square="{square}"][data-stone^="light"]').count()
+        if not page.locator(f'[data-square="{square}"][data-stone^="light"]').count():
+            # The reply was quicker than the look, and took or cleared the stone.
+            reply = api(site, game_id)["record"][-1]
+            assert reply.startswith(("T ", "W ")) and square in reply, (move, reply)
     final = api(site, game_id)
     assert final["over"] and final["players"]["dark"] == {"kind": "computer", "level": level.id}
     assert Position.replay(Rules(), final["record"]).result == final["result"]
@@ -566,6 +569,28 @@ def test_moves_are_pushed_to_both_players_and_a_watcher_and_survive_a_restart(tm
                 assert page.get_attribute("#game", "data-ply") == "4"
         finally:
             server.stop()
+
+
+def test_every_control_on_a_phone_is_a_finger_s_width(site, new_page):
+    page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    start_game(page, site)
+    page.tap('[data-square="D4"] button')
+    page.tap('[data-square="D4"] button')
+    page.wait_for_selector('#game[data-ply="1"]')
+    controls = (
+        ".button, .stones__choice, .replay__step, .site-header nav a, .rules-summary a, "
+        ".moves__link, .review-tools summary, .legend summary"
+    )
+    small = page.evaluate(
+        """(selector) => Array.from(document.querySelectorAll(selector))
+            .filter((element) => element.getClientRects().length)
+            .map((element) => [element.textContent.trim().slice(0, 20),
+                               element.getBoundingClientRect().height])
+            .filter(([, height]) => height < 44)""",
+        controls,
+    )
+    assert small == []
+    assert page.locator(controls).count() > 10
 
 
 # Accessibility: axe-core finds nothing wrong on any page, in either theme ----------------

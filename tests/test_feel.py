@@ -75,8 +75,8 @@ def test_every_viewer_sees_the_stones_each_side_still_holds():
     play.make_move(game.public_id, tokens, "D4")
     play.make_move(game.public_id, tokens, "T E4")
     page = Client().get(f"/g/{game.public_id}/").content.decode()  # a watcher
-    assert '<small class="score__hand" data-hand="dark">holds thunder-stone and Woden-stone' in page
-    assert '<small class="score__hand" data-hand="light">holds Woden-stone' in page
+    assert '<small class="score__hand" data-hand="dark">holds thunder and Woden' in page
+    assert '<small class="score__hand" data-hand="light">holds Woden' in page
 
 
 def test_a_watcher_is_told_so():
