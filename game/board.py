@@ -47,6 +47,7 @@ class Cell(NamedTuple):
     is_last: bool  # the last move was played here
     was_cleared: bool  # the last move's thunder-stone cleared this square
     is_hint: bool  # the hint asked for is a move here
+    hinges: str  # the sides its stone scores by ("nwes"), when they are shown
 
 
 @drawn_by("game/_row_number.html", "row")
@@ -104,13 +105,15 @@ def draw_board(
     mover: Color | None = None,
     stone: str = "stone",
     hint: Move | None = None,
+    hinges: bool = False,
 ) -> Board:
     """The board of ``position`` for a viewer who may place ``mover``'s next stone.
 
     ``mover`` is None for a viewer who only looks (a watcher, a replay, the other
     player), and is ignored unless it is the side to move of a game still going on.
     ``stone`` is the kind chosen; one the mover cannot place falls back to a stone.
-    ``hint``, a move, marks its square.
+    ``hint``, a move, marks its square. ``hinges`` shows the sides every stone
+    scores by, so a new player sees where the points come from.
     """
     if mover is not None and (position.is_over or Color(mover) is not position.turn):
         mover = None
@@ -160,6 +163,7 @@ def draw_board(
                     is_last=square == last_square,
                     was_cleared=square in cleared,
                     is_hint=square == hint_square,
+                    hinges=position.scoring_sides(square) if hinges and color else "",
                 )
             )
     return Board(

@@ -738,6 +738,30 @@ class Position:
         edges = 0 if geometry.wraparound else geometry.edge_sides[sq]
         return edges + (geometry.neighbour_masks[sq] & self._occupied).bit_count()
 
+    def scoring_sides(self, square: str | int) -> str:
+        """The sides of the stone on ``square`` that score for its owner, as the letters
+        ``n`` ``w`` ``e`` ``s`` (north, west, east, south): each side facing a friendly
+        stone and, in standard scoring on the flat board, each side on the edge. A
+        pair of friendly stones shows on both, and scores once. "" for an empty square.
+        """
+        sq = _to_square(square)
+        if not self._occupied >> sq & 1:
+            return ""
+        mine = self._dark if self._dark >> sq & 1 else self._light
+        row, col = divmod(sq, SIZE)
+        sides = []
+        for letter, (dr, dc) in zip("nwes", ((-1, 0), (0, -1), (0, 1), (1, 0)), strict=True):
+            r, c = row + dr, col + dc
+            if self._rules.wraparound:
+                r, c = r % SIZE, c % SIZE
+            elif not (0 <= r < SIZE and 0 <= c < SIZE):
+                if self._rules.scoring == "standard":
+                    sides.append(letter)
+                continue
+            if mine >> (r * SIZE + c) & 1:
+                sides.append(letter)
+        return "".join(sides)
+
     def has_special(self, color: Color | str, stone: Stone | str) -> bool:
         """True if ``color`` still holds its thunder- or Woden-stone to play."""
         side = _COLORS.index(Color(color))

@@ -186,6 +186,7 @@ class GamePage:
     seen: int  # the game's ply when the review began
     takeback: str  # what the viewer may do about a takeback: take, ask, answer, wait, ""
     analysis: AnalysisPanel | None
+    hinges: bool  # the scoring hinges are drawn on the board
 
     @property
     def live(self) -> bool:
@@ -203,9 +204,16 @@ class GamePage:
         """Where the live page asks for news: 204 until the game's revision moves on;
         a page looking back asks to stay at its moment."""
         path = reverse("game-poll", args=[self.game.public_id, self.game.revision])
+        hinges = "hinges=on&" if self.hinges else ""
         if self.replay.reviewing:
-            return f"{path}?ply={self.replay.ply}&seen={self.seen}&"
-        return f"{path}?"
+            return f"{path}?ply={self.replay.ply}&seen={self.seen}&{hinges}"
+        return f"{path}?{hinges}"
+
+    @property
+    def hinges_url(self) -> str:
+        """This page with the scoring hinges shown, or hidden if they are."""
+        query = f"ply={self.replay.ply}&" if self.replay.reviewing else ""
+        return f"{self.urls.page}?{query}hinges={'off' if self.hinges else 'on'}"
 
     @property
     def awaits_rematch(self) -> bool:
@@ -241,7 +249,8 @@ def game_page(
     ply: int | None = None,
     seen: int | None = None,
 ) -> GamePage:
-    """The game as ``request``'s browser sees it: its seats decide what it may do.
+    """The game as ``request``'s browser sees it: its seats decide what it may do;
+    ``?hinges=on`` draws the hinges each stone scores by.
 
     ``ply`` shows an earlier moment of the game, to look back at; ``seen`` is the
     game's ply when the player began to, so the page can say what was played since.
@@ -265,6 +274,7 @@ def game_page(
     status = describe(position, outcome, seated, waiting)
     hint = game.hint if game.hint_asked and not replay.reviewing else ""
     seen = game.ply if seen is None else min(seen, game.ply)
+    hinges = request.GET.get("hinges") == "on"
     # The panel reads the game's analyses: shown when looking back or at the end,
     # not on every redraw of a board in play.
     analysed = replay.reviewing or game.is_over or game.mode == Game.Mode.IMPORTED
@@ -274,7 +284,7 @@ def game_page(
         news = f"{last.color.value.capitalize()} {played}."
     return GamePage(
         game=game,
-        board=draw_board(position, mover, stone, parse_move(hint) if hint else None),
+        board=draw_board(position, mover, stone, parse_move(hint) if hint else None, hinges=hinges),
         status=status,
         announce=news or announcement(position, status),
         moves=move_list(current, replay.ply if replay.reviewing else None),
@@ -298,6 +308,7 @@ def game_page(
         seen=seen,
         takeback=_takeback(game, seated, current),
         analysis=analysis_panel(game, replay.ply) if analysed else None,
+        hinges=hinges,
     )
 
 

@@ -386,13 +386,16 @@ def test_your_turn_shows_in_the_title_and_the_tab_s_icon(site, new_page):
     )
     assert friend.title().startswith("Dark to move")
     icon = "document.querySelector('link[rel=icon]').getAttribute('href')"
-    assert "favicon-turn" in creator.evaluate(icon) and "favicon-turn" not in friend.evaluate(icon)
+    marked = f"() => {icon}.includes('favicon-turn')"
+    creator.wait_for_function(marked, timeout=LIVE_TIMEOUT_MS)
+    assert "favicon-turn" not in friend.evaluate(icon)
     click_move(creator, "D4")
     assert creator.title().startswith("Light to move")
     friend.wait_for_function(
         "() => document.title.startsWith('Your turn')", timeout=LIVE_TIMEOUT_MS
     )
-    assert "favicon-turn" in friend.evaluate(icon) and "favicon-turn" not in creator.evaluate(icon)
+    friend.wait_for_function(marked, timeout=LIVE_TIMEOUT_MS)
+    creator.wait_for_function(f"() => !{icon}.includes('favicon-turn')")
     assert friend.is_visible("[data-signals]")  # the sound and notification choices
 
 
@@ -430,6 +433,7 @@ def test_a_move_by_keyboard_alone(site, new_page):
     assert beside == f"sq-{chr(ord(square[0]) + 1)}{square[1]}"
     page.keyboard.press("Enter")
     page.wait_for_selector('#game[data-ply="2"]')
+    page.wait_for_function(f"() => document.activeElement.id === '{beside}'")
     # One Tab leaves the board: its 49 squares are a single stop.
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")

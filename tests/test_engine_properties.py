@@ -301,3 +301,30 @@ def test_whole_games_agree_with_the_model_move_by_move(rng, rules, keep_specials
     assert model.legal() == []
     assert pos.to_text() == model.text()
     assert tuple(pos.score()) == model.score()
+
+
+@settings(max_examples=60, deadline=None)
+@given(rng=st.randoms(use_true_random=False), rules=st.sampled_from(RULE_SETS))
+def test_the_scoring_sides_of_the_stones_add_up_to_the_score(rng, rules):
+    """Each side a stone scores by is shown: edges once, friendly pairs on both stones."""
+    pos = Position.start(rules)
+    for _ in range(rng.randrange(70)):
+        if pos.is_over:
+            break
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    for color in ("dark", "light"):
+        edges = pairs = 0
+        for square in range(49):
+            on = pos.stone_at(square)
+            if on is None or on[0] != color:
+                assert on is not None or pos.scoring_sides(square) == ""
+                continue
+            row, col = divmod(square, 7)
+            for side in pos.scoring_sides(square):
+                dr, dc = {"n": (-1, 0), "w": (0, -1), "e": (0, 1), "s": (1, 0)}[side]
+                on_board = 0 <= row + dr < 7 and 0 <= col + dc < 7
+                if on_board or rules.wraparound:
+                    pairs += 1
+                else:
+                    edges += 1
+        assert edges + pairs / 2 == getattr(pos.score(), color)

@@ -111,3 +111,23 @@ def test_the_board_explains_its_marks():
     game, _ = play.create_game("hotseat", Rules())
     page = Client().get(f"/g/{game.public_id}/").content.decode()
     assert "What the marks mean" in page and "Hatching: a square you cannot play" in page
+
+
+def test_the_scoring_hinges_can_be_drawn_on_the_board():
+    game, tokens = play.create_game("hotseat", Rules())
+    for move in ["A1", "G7", "B1"]:
+        play.make_move(game.public_id, tokens, move)
+    client = Client()
+    plain = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "hinge--" not in plain and "Show the scoring hinges" in plain
+    page = client.get(f"/g/{game.public_id}/", {"hinges": "on"}).content.decode()
+
+    def sides(square: str) -> list[str]:
+        cell = re.search(rf'data-square="{square}".*?</div>', page, re.S)[0]
+        return re.findall(r"hinge--([nwes])", cell)
+
+    # A1: the north and west edges and its friend on B1; G7: two edges; B1: edge and A1.
+    assert sides("A1") == ["n", "w", "e"] and sides("B1") == ["n", "w"]
+    assert sides("G7") == ["e", "s"] and sides("D4") == []
+    assert "Hide the scoring hinges" in page
+    assert re.search(r'hx-get="[^"]*hinges=on&amp;stone=', page)  # kept by live redraws
