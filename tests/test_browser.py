@@ -597,6 +597,39 @@ def test_every_control_on_a_phone_is_a_finger_s_width(site, new_page):
     assert page.locator(controls).count() > 10
 
 
+CONTRAST = """([one, other]) => {
+    const channel = (c) => {
+        c /= 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    const luminance = (color) => {
+        const [r, g, b] = color.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const [a, b] = [luminance(one), luminance(other)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_board_s_labels_and_marks_stand_out_from_the_wood(site, new_page, scheme):
+    page = new_page(color_scheme=scheme)
+    start_game(page, site)
+    for move in ["D4", "D5", "T D6"]:
+        click_move(page, move)  # the thunder-stone clears D5: a ring marks it
+    wood = page.evaluate("getComputedStyle(document.querySelector('.board__grid')).backgroundColor")
+    colors = page.evaluate(
+        """() => ({
+            label: getComputedStyle(document.querySelector('.board__label')).color,
+            last: getComputedStyle(document.querySelector('.sq--last'), '::before').borderTopColor,
+            cleared: getComputedStyle(document.querySelector('.sq--cleared'), '::after')
+                .borderTopColor,
+        })"""
+    )
+    ratios = {name: page.evaluate(CONTRAST, [color, wood]) for name, color in colors.items()}
+    assert ratios["label"] >= 4.5 and ratios["last"] >= 3 and ratios["cleared"] >= 3, ratios
+
+
 # Accessibility: axe-core finds nothing wrong on any page, in either theme ----------------
 
 
