@@ -78,6 +78,7 @@ class Stones:
     """The stone selector; empty for a viewer who cannot move."""
 
     choices: tuple[Choice, ...] = ()
+    target: str = "#game"  # the part of the page a choice redraws
 
 
 @dataclass(frozen=True, slots=True)

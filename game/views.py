@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -29,7 +29,18 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from game import bots, computer, limits, live, pictures, play, positions, records, seats
+from game import (
+    bots,
+    computer,
+    lessons,
+    limits,
+    live,
+    pictures,
+    play,
+    positions,
+    records,
+    seats,
+)
 from game.board import (
     Board,
     Fragments,
@@ -40,7 +51,7 @@ from game.board import (
     draw_board,
     move_list,
 )
-from game.engine import Color, MoveError, parse_move
+from game.engine import Color, MoveError, Score, parse_move
 from game.forms import ContinueForm, NewGameForm
 from game.graph import estimate_graph
 from game.models import Analysis, Game
@@ -358,9 +369,16 @@ def _render_game(
         "levels": bots.LEVELS,
     }
     if full is None:
-        full = not request.htmx
+        full = not _partial(request)
     template = "game/detail.html" if full else "game/_game.html"
     return render(request, template, context, status=status)
+
+
+def _partial(request: HtmxHttpRequest) -> bool:
+    """True for an htmx request that redraws part of a page. Going back in history to a
+    page htmx pushed asks for the page again (``HX-History-Restore-Request``): the
+    whole page, which htmx puts in place of the body."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def _invite_url(request: HttpRequest, game: Game, seated: frozenset[str]) -> str:
@@ -885,6 +903,78 @@ def position_continue(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, "error.html", {"message": str(exc)}, status=exc.status)
     seats.remember(request, new.public_id, tokens)
     return _to_game(request, new)
+
+
+# Learning ----------------------------------------------------------------------------------
+
+
+@require_safe
+def learn(request: HttpRequest) -> HttpResponse:
+    """The lessons, in order."""
+    return render(request, "learn/index.html", {"lessons": lessons.LESSONS})
+
+
+@dataclass(frozen=True, slots=True)
+class LessonPage:
+    """A lesson as its page shows it: the board before or after the move tried."""
+
+    lesson: lessons.Lesson
+    number: int
+    url: str
+    board: Board
+    score: Score
+    tried: lessons.Attempt | None
+    previous: lessons.Lesson | None
+    following: lessons.Lesson | None
+
+    @property
+    def result(self) -> str:
+        """ "solved", "try-again" or "refused" once a move was tried; else ""."""
+        if self.tried is None:
+            return ""
+        if self.tried.refused:
+            return "refused"
+        return "solved" if self.tried.solved else "try-again"
+
+
+@vary_on_headers("HX-Request")
+@require_safe
+def lesson(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """A lesson's board; ``?move=`` tries a move on it and says whether it does the task.
+
+    Nothing is saved, so trying a move is a GET: the address holds the whole attempt.
+    """
+    found = lessons.BY_SLUG.get(slug)
+    if found is None:
+        raise Http404("there is no such lesson")
+    number = lessons.LESSONS.index(found)
+    text = request.GET.get("move", "")[:40]
+    tried = lessons.attempt(found, text) if text else None
+    position = tried.position if tried is not None else found.position
+    mover = None if tried is not None and not tried.refused else position.turn
+    board = draw_board(position, mover, request.GET.get("stone", found.stone), hinges=found.hinges)
+    page = LessonPage(
+        lesson=found,
+        number=number + 1,
+        url=reverse("lesson", args=[slug]),
+        board=replace(board, stones=replace(board.stones, target="#lesson")),
+        score=position.score(),
+        tried=tried,
+        previous=lessons.LESSONS[number - 1] if number else None,
+        following=lessons.LESSONS[number + 1] if number + 1 < len(lessons.LESSONS) else None,
+    )
+    template = "learn/_lesson.html" if _partial(request) else "learn/lesson.html"
+    # Text that is not a move at all is a bad request; a move the rules refuse is shown.
+    status = 400 if tried is not None and tried.refused and not _is_move(text) else 200
+    return render(request, template, {"page": page, "count": len(lessons.LESSONS)}, status=status)
+
+
+def _is_move(text: str) -> bool:
+    try:
+        parse_move(text)
+    except MoveError:
+        return False
+    return True
 
 
 # Pictures ----------------------------------------------------------------------------------

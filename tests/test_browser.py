@@ -630,6 +630,80 @@ def test_the_board_s_labels_and_marks_stand_out_from_the_wood(site, new_page, sc
     assert ratios["label"] >= 4.5 and ratios["last"] >= 3 and ratios["cleared"] >= 3, ratios
 
 
+# Learning ----------------------------------------------------------------------------------
+
+
+def test_a_lesson_by_mouse_and_by_keyboard(site, new_page):
+    page = new_page()
+    page.goto(f"{site.url}/")
+    page.click("[data-learn-link]")
+    page.click('[data-lesson-link="hinges"]')
+    page.click('[data-square="A1"] button')  # a stone with two hinges: not the task
+    page.wait_for_selector('#lesson[data-lesson-result="try-again"]')
+    assert "Your stone on A1 has 2 hinges" in page.inner_text("[data-try-again]")
+    assert page.url.endswith("/learn/hinges/?stone=stone&move=A1")  # the try has its address
+    page.click("[data-try-again-link]")
+    page.wait_for_selector("#lesson:not([data-lesson-result])")
+    assert page.locator('[data-square="A1"] button').count() == 1
+    # By keyboard: the board is one stop, the arrows reach D4, Enter plays it.
+    page.focus("#sq-D3")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.id") == "sq-D4"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#lesson[data-lesson-result="solved"]')
+    assert page.evaluate("document.activeElement.id") == "sq-D4"
+    assert "Well done!" in page.inner_text("[data-solved]")
+    page.click("[data-next-lesson]")
+    page.wait_for_url(re.compile(r"/learn/fourth-hinge/$"))
+    page.click('[data-square="E4"] .sq__body')  # closed: the board says why
+    assert "E4 would have four hinges" in page.inner_text("[data-board-preview]")
+    page.go_back()
+    page.wait_for_url(re.compile(r"/learn/hinges/"))
+    page.go_back()
+    page.wait_for_url(re.compile(r"/learn/hinges/$"))
+    page.wait_for_selector("#lesson:not([data-lesson-result])")
+    assert page.locator("header.site-header").count() == 1  # the whole page came back
+
+
+def test_a_lesson_without_javascript(site, new_page):
+    page = new_page(java_script_enabled=False)
+    page.goto(f"{site.url}/learn/thunder/")
+    page.click('[data-square="C1"] button')  # clears nothing
+    page.wait_for_selector('#lesson[data-lesson-result="try-again"]')
+    assert "cleared nothing" in page.inner_text("[data-try-again]")
+    page.click("[data-try-again-link]")
+    page.click('[data-stone-choice="stone"]')
+    page.wait_for_selector("#board.board--stone")
+    page.click('[data-square="C1"] button')
+    assert "choose your thunder-stone" in page.inner_text("[data-try-again]")
+    page.click("[data-try-again-link]")
+    page.click('[data-square="B7"] button')
+    page.wait_for_selector('#lesson[data-lesson-result="solved"]')
+    assert page.locator('[data-square="A7"][data-stone]').count() == 0  # cleared
+
+
+def test_a_lesson_on_a_phone(site, new_page):
+    page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    page.goto(f"{site.url}/learn/thunder/")
+    page.tap('[data-square="D4"] button')
+    assert "T D4: clears D3, C4, E4, D5" in page.inner_text("[data-board-preview]")
+    assert page.locator("#lesson[data-lesson-result]").count() == 0  # not played yet
+    page.tap('[data-square="D4"] button')
+    page.wait_for_selector('#lesson[data-lesson-result="solved"]')
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    small = page.evaluate(
+        """() => Array.from(document.querySelectorAll(
+                '.button, .stones__choice, .lesson-page__nav a, .lesson-page__crumbs a'))
+            .filter((element) => element.getClientRects().length)
+            .map((element) => [element.textContent.trim(), element.getBoundingClientRect().height])
+            .filter(([, height]) => height < 44)"""
+    )
+    assert small == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "lesson-phone.png", full_page=True)
+
+
 # Accessibility: axe-core finds nothing wrong on any page, in either theme ----------------
 
 
@@ -663,7 +737,10 @@ def test_every_page_passes_axe(site, new_page, scheme):
     start_game(page, site, mode="computer", color="dark", level=bots.LEVELS[0].id)
     click_move(page, "D4")
     check("game against the computer")
-    for path in ["/about/", "/games/", "/import/", "/p/", "/p/?text=nonsense", "/g/nope/"]:
+    paths = ["/about/", "/games/", "/import/", "/p/", "/p/?text=nonsense", "/g/nope/"]
+    paths += ["/learn/", "/learn/thunder/", "/learn/hinges/?move=A1", "/learn/scoring/?move=B1"]
+    paths += ["/learn/fourth-hinge/?move=E4"]
+    for path in paths:
         page.goto(f"{site.url}{path}")
         check(path)
     page.goto(f"{site.url}/import/")

@@ -1,0 +1,400 @@
+"""The lessons of ``/learn/``: short explanations, each on a real board with a task
+that the engine checks.
+
+Engine only, no Django: a lesson is a position and a test of one move. The page
+draws the position with the same code as a game, the player plays a move on it,
+and ``attempt`` says whether the move does what the task asks, or why not, in a
+player's words. Nothing is saved: the move travels in the page's address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from game.engine import (
+    PASS,
+    Color,
+    Move,
+    MoveError,
+    Position,
+    Stone,
+    parse_move,
+    parse_square,
+)
+
+# What a check says of a move that is legal but not the answer; None when it is.
+Check = Callable[[Position, Position, Move], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """One lesson: what it teaches, the position of its task and the check of a move."""
+
+    slug: str
+    title: str
+    text: tuple[str, ...]  # the explanation, a paragraph each
+    task: str
+    start: str  # the position text of the task's board
+    check: Check
+    praise: str  # said when the task is done
+    stone: Stone = Stone.STONE  # the kind of stone chosen when the lesson opens
+    hinges: bool = False  # draw each stone's scoring hinges
+
+    @property
+    def position(self) -> Position:
+        return Position.from_text(self.start)
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A move tried on a lesson's board: the position it leads to and what it did.
+
+    ``refused`` is the rules' reason when the move could not be played at all (the
+    board then stays as it was); ``message`` says what the move did, and ``solved``
+    whether that is what the task asked.
+    """
+
+    move: str
+    position: Position
+    solved: bool
+    message: str
+    refused: str = ""
+
+
+def attempt(lesson: Lesson, text: str) -> Attempt:
+    """Try the move written ``text`` on ``lesson``'s board.
+
+    Never raises for bad input: text that is not a move, or a move the rules forbid,
+    comes back ``refused`` with the reason and the board unchanged. After a legal
+    move the passes it forces are played, as in a game.
+    """
+    before = lesson.position
+    try:
+        move = parse_move(text)
+        reason = before.why_illegal(move)
+    except MoveError as error:
+        return Attempt(text, before, False, "", refused=str(error))
+    if reason is not None:
+        return Attempt(str(move), before, False, "", refused=f"{move} cannot be played: {reason}")
+    after = before.play(move)
+    while after.must_pass:
+        after = after.play(PASS)
+    why_not = lesson.check(before, after, move)
+    if why_not is None:
+        return Attempt(str(move), after, True, lesson.praise)
+    return Attempt(str(move), after, False, why_not)
+
+
+# Helpers for the checks: what a move did, in words ----------------------------------------
+
+SIDES = ("north", "west", "east", "south")
+
+
+def gain(before: Position, after: Position, color: Color) -> int:
+    """The points ``color`` gained from ``before`` to ``after`` (negative for a loss)."""
+    return getattr(after.score(), color.value) - getattr(before.score(), color.value)
+
+
+def lead(position: Position, color: Color) -> int:
+    """How far ``color`` is ahead (negative: behind)."""
+    score = position.score()
+    mine = getattr(score, color.value)
+    return mine - (score.light if color is Color.DARK else score.dark)
+
+
+def points(n: int) -> str:
+    return f"{n} point" if abs(n) == 1 else f"{n} points"
+
+
+def hinges_in_words(position: Position, square: int) -> str:
+    """The hinges of the stone on ``square``: "2 hinges (north: the edge, west: a light stone)"."""
+    row, column = divmod(square, 7)
+    found = []
+    for side, (dr, dc) in zip(SIDES, ((-1, 0), (0, -1), (0, 1), (1, 0)), strict=True):
+        r, c = row + dr, column + dc
+        if not (0 <= r < 7 and 0 <= c < 7):
+            found.append(f"{side}: the edge")
+        elif (stone := position.stone_at(r * 7 + c)) is not None:
+            found.append(f"{side}: a {stone[0].value} stone")
+    count = len(found)
+    listed = f" ({', '.join(found)})" if found else ""
+    return f"{count} hinge{'' if count == 1 else 's'}{listed}"
+
+
+def best_reply(position: Position) -> tuple[Move | None, int]:
+    """The side to move's move that gains it the most points now, and that gain."""
+    color = position.turn
+    best: tuple[Move | None, int] = (None, 0)
+    for move in position.legal_moves():
+        if move.is_pass:
+            continue
+        points_gained = gain(position, position.play(move), color)
+        if best[0] is None or points_gained > best[1]:
+            best = (move, points_gained)
+    return best
+
+
+def net_after_reply(position: Position, move: Move) -> int:
+    """What ``move`` gains the side to move, less the most the opponent gains in reply."""
+    after = position.play(move)
+    return gain(position, after, position.turn) - best_reply(after)[1]
+
+
+def _needs(stone: Stone, move: Move) -> str | None:
+    if move.stone is not stone:
+        names = {Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}
+        return f"That was a plain stone: choose your {names[stone]} above the board first"
+    return None
+
+
+# The checks ------------------------------------------------------------------------------
+
+
+def _three_hinges(before: Position, after: Position, move: Move) -> str | None:
+    if after.hinges(move.square) == 3:
+        return None
+    return (
+        f"Your stone on {move} has {hinges_in_words(after, move.square)}. "
+        "Look for a square with three sides already taken by stones or the edge"
+    )
+
+
+def _next_to_d4(before: Position, after: Position, move: Move) -> str | None:
+    if move.square in NEXT_TO_D4:
+        return None
+    return f"{move} is not next to D4: a stone next to it shares one of its four sides"
+
+
+NEXT_TO_D4 = frozenset(map(parse_square, ("D3", "C4", "E4", "D5")))
+
+
+def _closes_b1(before: Position, after: Position, move: Move) -> str | None:
+    if move.square == parse_square("B1"):
+        return "Taking B1 stops light too, but this task is to close B1 without playing on it"
+    if not after.is_legal("B1"):
+        return None
+    return (
+        f"Light can still play B1 and score 3 points there: a stone on {move} "
+        "leaves B1 and its neighbours with a free side"
+    )
+
+
+def _clears_three_light(before: Position, after: Position, move: Move) -> str | None:
+    if needs := _needs(Stone.THUNDER, move):
+        return needs
+    cleared = after.last_removed
+    light = [sq for sq in cleared if before.stone_at(sq)[0] is Color.LIGHT]
+    if len(light) >= 3:
+        return None
+    if not cleared:
+        return f"Your thunder-stone on {move.square} cleared nothing: no stone was next to it"
+    return (
+        f"Your thunder-stone on {move.square} cleared {', '.join(map(str, cleared))}: "
+        f"{len(light)} light. Look for a square with three light stones around it"
+    )
+
+
+def _best_woden(before: Position, after: Position, move: Move) -> str | None:
+    if needs := _needs(Stone.WODEN, move):
+        return needs
+    best = max(
+        lead(before.play(m), Color.DARK) for m in before.legal_moves() if m.stone is Stone.WODEN
+    )
+    if lead(after, Color.DARK) == best:
+        return None
+    return (
+        f"Taking {move.square} gains you {points(gain(before, after, Color.DARK))} and costs "
+        f"light {points(-gain(before, after, Color.LIGHT))}: another light stone does better"
+    )
+
+
+def _light_passes(before: Position, after: Position, move: Move) -> str | None:
+    if after.history[-1].move.is_pass:
+        return None
+    if move.stone is Stone.THUNDER:
+        return "Keep your thunder-stone: find the plain stone after which light has no open square"
+    return f"After {move} light still has a square to play: find the stone that closes them all"
+
+
+def _most_points(before: Position, after: Position, move: Move) -> str | None:
+    best = max(
+        gain(before, before.play(m), Color.DARK)
+        for m in before.legal_moves()
+        if m.stone is Stone.STONE
+    )
+    got = gain(before, after, Color.DARK)
+    if got == best:
+        return None
+    return (
+        f"{move} scores {points(got)}; one square scores {points(best)}. "
+        "Remember the edge: a side on it scores too"
+    )
+
+
+def _mind_the_reply(before: Position, after: Position, move: Move) -> str | None:
+    best = max(net_after_reply(before, m) for m in before.legal_moves())
+    if net_after_reply(before, move) == best:
+        return None
+    reply, light_gain = best_reply(after)
+    got = gain(before, after, Color.DARK)
+    return (
+        f"{move} scores you {points(got)}, but light answers {reply} and scores "
+        f"{points(light_gain)}. Find a move that scores and leaves light less"
+    )
+
+
+def _rows(*rows: str) -> str:
+    """The board part of a position text, written as seven rows for the eye."""
+    return "/".join(rows)
+
+
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(
+        slug="hinges",
+        title="Hinges",
+        text=(
+            "Two players, dark and light, take turns placing stones on the 7×7 board. Dark begins.",
+            "Each square has four sides. A side is a hinge when it touches a stone, of "
+            "either colour, or the edge of the board. A corner already has two hinges "
+            "and an edge square one.",
+        ),
+        task="Place a dark stone that has three hinges.",
+        start=_rows(".......", "......S", "...S...", "..s.S..", ".......", ".......", "s......")
+        + " d -",
+        check=_three_hinges,
+        praise="Three hinges. D4 has three stones around it, and G1 two edges and a stone.",
+    ),
+    Lesson(
+        slug="fourth-hinge",
+        title="The fourth hinge that may never be",
+        text=(
+            "A stone may never have four hinges: one of its sides must always stay free. "
+            "The rules call a stone with four hinges frǽcenes, danger, and never allow it.",
+            "So a square whose four sides are all hinges is closed. And a square is closed "
+            "when a stone there would give a stone next to it its fourth hinge.",
+            "Closed squares are hatched. Hover over one, focus it or tap it to read why.",
+        ),
+        task="Place a stone next to the light stone on D4.",
+        start=_rows(".......", ".......", "....s..", "..Ss.S.", ".sS.s..", "..s....", ".......")
+        + " d -",
+        check=_next_to_d4,
+        praise=(
+            "D3 was the only open one. E4 would have four hinges itself, and a stone on D5 "
+            "would give C5 its fourth."
+        ),
+    ),
+    Lesson(
+        slug="closed-squares",
+        title="Closing squares",
+        text=(
+            "A closed square is closed for both players, and stays closed until a "
+            "thunder-stone clears a stone next to it.",
+            "So you can close a square on purpose: give it its fourth hinge, or bring a "
+            "stone next to it up to three hinges.",
+        ),
+        task="Light would score three points on B1. Close B1 with one dark stone.",
+        start=_rows("s.sS...", ".......", ".......", "...S.s.", ".......", ".......", ".......")
+        + " d -",
+        check=_closes_b1,
+        praise=(
+            "B1 is closed. There were three ways: B2 gives B1 its fourth hinge, A2 gives A1 "
+            "its third and C2 gives C1 its third."
+        ),
+    ),
+    Lesson(
+        slug="thunder",
+        title="The thunder-stone",
+        text=(
+            "Once a game, instead of a stone, you may play your thunder-stone. It may go on "
+            "any empty square, even a closed one.",
+            "It clears every stone next to it, of both colours. Then it stays, and hinges "
+            "and scores like a stone.",
+        ),
+        task="Clear three light stones with your thunder-stone.",
+        start=_rows(".......", ".S.....", "...s...", "..s.s..", "...S...", ".s.....", "s.s....")
+        + " d T",
+        check=_clears_three_light,
+        praise=(
+            "Three light stones are gone. D4 clears three light stones and one of yours; "
+            "B7 clears three light stones and none of yours."
+        ),
+        stone=Stone.THUNDER,
+    ),
+    Lesson(
+        slug="woden",
+        title="The Woden-stone",
+        text=(
+            "Once a game you may replace one of your opponent's stones with your "
+            "Woden-stone. It becomes yours and scores for you.",
+            "The hinges do not change, so a Woden-stone is never refused for them.",
+        ),
+        task="Take the light stone that puts you furthest ahead.",
+        start=_rows(".......", ".......", "...S...", "..SsS..", ".......", "......s", "......s")
+        + " d W",
+        check=_best_woden,
+        praise=(
+            "G7 swings five points: you gain its two edges, and light loses them and its "
+            "pair with G6. D4 gains you three, but costs light nothing."
+        ),
+        stone=Stone.WODEN,
+    ),
+    Lesson(
+        slug="passing-and-the-end",
+        title="Passing and the end",
+        text=(
+            "When you cannot move but your opponent can, your turn is passed for you and "
+            "the move list says Pass. This happens when you have no special stone left and "
+            "every empty square is closed.",
+            "The game ends when neither side can move, and the higher score wins. Ties happen.",
+        ),
+        task=(
+            "Light has no special stone left; you still hold your thunder-stone. Play the "
+            "stone after which light has to pass."
+        ),
+        start=_rows(".s.Ss.S", ".SsS.sS", "s.s.Ss.", "S.sSS..", "s.sSsSs", "Ss...SS", ".sSssS.")
+        + " d T",
+        check=_light_passes,
+        praise=(
+            "After A2 light had to pass, and it is your turn again. The game goes on while your "
+            "thunder-stone can still be played; after that neither side can move and the "
+            "game ends."
+        ),
+    ),
+    Lesson(
+        slug="scoring",
+        title="Scoring",
+        text=(
+            "You score a point for each hinge between two of your own stones (a pair counts "
+            "once) and for each side of your stone on the edge of the board. Hinges with "
+            "your opponent's stones score nothing.",
+            "The marks on the stones here show each side that scores. Any game can show them too.",
+        ),
+        task="Place the stone that scores the most points.",
+        start=_rows("S.S....", ".......", "...S...", "..s....", "...S...", "....s..", ".......")
+        + " d -",
+        check=_most_points,
+        praise="B1 scores three points: two pairs and the edge. D4, in the centre, gives two.",
+        hinges=True,
+    ),
+    Lesson(
+        slug="first-tip",
+        title="A first tip: mind the reply",
+        text=(
+            "The move that scores the most now is not always the best. Before you play, "
+            "look at the squares your opponent wants, and what your move leaves them.",
+            "Taking a square, or closing it, can be worth more than points of your own.",
+        ),
+        task="Play the move that leaves you best off after light's best answer.",
+        start=_rows("s.s....", ".......", "S..S...", "..s....", "...S...", ".......", ".......")
+        + " d -",
+        check=_mind_the_reply,
+        praise=(
+            "A2 scores two points and closes B1, where light would have scored three: "
+            "A1 now has three hinges."
+        ),
+        hinges=True,
+    ),
+)
+
+BY_SLUG = {lesson.slug: lesson for lesson in LESSONS}

@@ -1,0 +1,244 @@
+"""The lessons of /learn/: every task can be done and can be missed, the engine
+says which, and the pages work with a plain link or form, without script."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.utils.html import escape
+
+from game import lessons
+from game.engine import SQUARES, Color, Position, Stone, parse_square
+from game.lessons import BY_SLUG, LESSONS, attempt
+
+pytestmark = pytest.mark.django_db  # the pages' tests; no lesson writes to it
+
+# The moves that do each task, worked out by hand from the lesson's board; the
+# praise names them, so a change to a board that moved them would mislead.
+ANSWERS = {
+    "hinges": {"D4", "G1"},
+    "fourth-hinge": {"D3"},
+    "closed-squares": {"A2", "B2", "C2"},
+    "thunder": {"T D4", "T B7"},
+    "woden": {"W G7"},
+    "passing-and-the-end": {"A2"},
+    "scoring": {"B1"},
+    "first-tip": {"A2"},
+}
+
+
+def solutions(lesson: lessons.Lesson) -> set[str]:
+    return {str(m) for m in lesson.position.legal_moves() if attempt(lesson, str(m)).solved}
+
+
+def test_six_to_eight_lessons_each_with_its_own_address():
+    assert 6 <= len(LESSONS) <= 8
+    assert len(BY_SLUG) == len(LESSONS)
+    assert set(ANSWERS) == set(BY_SLUG)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_each_task_is_done_exactly_by_its_answers(lesson):
+    assert solutions(lesson) == ANSWERS[lesson.slug]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_the_praise_names_every_answer_square(lesson):
+    for move in ANSWERS[lesson.slug]:
+        assert move.split()[-1] in lesson.praise
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_a_move_that_misses_the_task_says_why_and_shows_the_board_after_it(lesson):
+    start = lesson.position
+    missed = [m for m in start.legal_moves() if str(m) not in ANSWERS[lesson.slug]]
+    assert missed, "a task no move can miss teaches nothing"
+    for move in missed:
+        tried = attempt(lesson, str(move))
+        assert not tried.solved and not tried.refused
+        assert tried.message and tried.message != lesson.praise
+        assert str(move) in {played.text.split("x")[0] for played in tried.position.history}
+
+
+@pytest.mark.parametrize("text", ["", "Z9", "E", "pass pass", "T", "\x00", "E4" * 30])
+def test_text_that_is_not_a_move_is_refused_and_the_board_stays(text):
+    lesson = BY_SLUG["hinges"]
+    tried = attempt(lesson, text)
+    assert tried.refused and not tried.solved
+    assert tried.position == lesson.position
+
+
+def test_a_closed_square_is_refused_with_the_rules_reason():
+    lesson = BY_SLUG["fourth-hinge"]
+    own = attempt(lesson, "E4")
+    neighbour = attempt(lesson, "D5")
+    assert "E4" in own.refused and "four hinges" in own.refused
+    assert "C5" in neighbour.refused
+    assert own.position == neighbour.position == lesson.position
+
+
+def test_the_hinges_lesson_counts_each_side_in_words():
+    tried = attempt(BY_SLUG["hinges"], "A1")
+    assert "2 hinges (north: the edge, west: the edge)" in tried.message
+    tried = attempt(BY_SLUG["hinges"], "D5")
+    assert "1 hinge (north: a light stone)" not in tried.message  # D4 is empty
+    assert "0 hinges" in tried.message
+
+
+def test_taking_b1_is_not_closing_it():
+    tried = attempt(BY_SLUG["closed-squares"], "B1")
+    assert not tried.solved and "without playing on it" in tried.message
+
+
+def test_a_plain_stone_where_a_special_one_is_asked_for_says_so():
+    assert "choose your thunder-stone" in attempt(BY_SLUG["thunder"], "A1").message
+    assert "choose your Woden-stone" in attempt(BY_SLUG["woden"], "A1").message
+
+
+def test_the_woden_lesson_weighs_what_light_loses_too():
+    lesson = BY_SLUG["woden"]
+    start = lesson.position
+    # D4 gains the most points for dark; G7 puts dark furthest ahead.
+    gains = {
+        str(m): lessons.gain(start, start.play(m), Color.DARK)
+        for m in start.legal_moves()
+        if m.stone is Stone.WODEN
+    }
+    assert max(gains, key=gains.get) == "W D4"
+    assert "W D4" not in ANSWERS["woden"]
+
+
+def test_after_the_passing_lesson_light_has_passed_and_dark_moves_again():
+    after = attempt(BY_SLUG["passing-and-the-end"], "A2").position
+    assert after.history[-1].move.is_pass and after.turn is Color.DARK
+    assert not after.is_over
+    assert all(m.stone is Stone.THUNDER for m in after.legal_moves())
+
+
+def test_the_first_tip_is_not_the_greedy_move():
+    """The answer scores no more than other moves: it is best only counting the reply."""
+    lesson = BY_SLUG["first-tip"]
+    start = lesson.position
+    gains = {str(m): lessons.gain(start, start.play(m), Color.DARK) for m in start.legal_moves()}
+    greedy = {move for move, points in gains.items() if points == max(gains.values())}
+    assert greedy - ANSWERS["first-tip"]
+    for move in greedy - ANSWERS["first-tip"]:
+        assert lessons.net_after_reply(start, lessons.parse_move(move)) < 0
+    assert lessons.net_after_reply(start, lessons.parse_move("A2")) == 0
+
+
+def test_the_boards_are_for_dark_to_move():
+    for lesson in LESSONS:
+        assert lesson.position.turn is Color.DARK
+        assert not lesson.position.is_over
+
+
+# The pages ---------------------------------------------------------------------------------
+
+
+def squares(html: str) -> dict[str, str]:
+    return dict(re.findall(r'data-square="(\w\d)"(?:[^>]*?data-stone="([\w-]+)")?', html))
+
+
+def test_the_lessons_are_listed_and_linked_from_home_and_about(client: Client):
+    page = client.get("/learn/").content.decode()
+    for lesson in LESSONS:
+        assert f'href="/learn/{lesson.slug}/"' in page
+    assert 'href="/learn/"' in client.get("/").content.decode()
+    assert 'href="/learn/"' in client.get("/about/").content.decode()
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_a_lesson_draws_its_board_for_dark_to_play(client: Client, lesson):
+    response = client.get(f"/learn/{lesson.slug}/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    board = lesson.position.board()
+    drawn = squares(html)
+    for index, on in enumerate(board):
+        assert drawn[str(SQUARES[index])] == (f"{on[0]}-{on[1]}" if on else "")
+    assert escape(lesson.task) in html
+    assert 'name="move"' in html and "data-lesson-result" not in html
+
+
+def test_a_solved_task_says_so_and_leads_on(client: Client):
+    html = client.get("/learn/hinges/?move=D4").content.decode()
+    assert 'data-lesson-result="solved"' in html
+    assert squares(html)["D4"] == "dark-stone"
+    assert 'href="/learn/fourth-hinge/"' in html and "data-next-lesson" in html
+    assert 'name="move"' not in html  # the board after the move is only looked at
+
+
+def test_a_missed_task_says_why_and_offers_another_try(client: Client):
+    html = client.get("/learn/hinges/?move=A1").content.decode()
+    assert 'data-lesson-result="try-again"' in html
+    assert "Not quite. Your stone on A1 has 2 hinges" in html
+    assert "data-try-again-link" in html and "data-next-lesson" not in html
+
+
+def test_a_closed_square_is_refused_on_the_board_still_to_play(client: Client):
+    response = client.get("/learn/fourth-hinge/?move=E4")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-lesson-result="refused"' in html and "four hinges" in html
+    assert 'value="D3"' in html  # the board is still there to play
+
+
+@pytest.mark.parametrize("text", ["Z9", "%00", "hello", "E4" * 30])
+def test_text_that_is_no_move_is_a_bad_request_that_says_so(client: Client, text):
+    response = client.get(f"/learn/hinges/?move={text}")
+    assert response.status_code == 400
+    assert 'data-lesson-result="refused"' in response.content.decode()
+
+
+def test_the_lesson_s_stone_is_chosen_and_another_can_be(client: Client):
+    assert "board--thunder" in client.get("/learn/thunder/").content.decode()
+    assert "board--stone" in client.get("/learn/thunder/?stone=stone").content.decode()
+    assert "board--stone" in client.get("/learn/thunder/?stone=nonsense").content.decode()
+
+
+def test_htmx_redraws_the_lesson_alone_and_history_gets_the_whole_page(client: Client):
+    part = client.get("/learn/thunder/?move=T+B7", headers={"HX-Request": "true"})
+    html = part.content.decode()
+    assert html.lstrip().startswith('<section id="lesson"')
+    assert 'data-lesson-result="solved"' in html and 'id="announce"' in html
+    assert part.headers["Vary"].count("HX-Request") == 1
+    back = client.get(
+        "/learn/thunder/?move=T+B7",
+        headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    )
+    assert back.content.decode().lstrip().startswith("<!doctype html>")
+
+
+def test_a_game_page_restored_from_history_is_whole(client: Client):
+    created = client.post("/", {"mode": "hotseat", "special_stones": "on", "scoring": "standard"})
+    game_id = created["Location"].split("/")[2]
+    back = client.get(
+        f"/g/{game_id}/?stone=thunder",
+        headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    )
+    assert back.content.decode().lstrip().startswith("<!doctype html>")
+
+
+def test_an_unknown_lesson_is_a_404_and_nothing_is_posted(client: Client):
+    assert client.get("/learn/nope/").status_code == 404
+    assert client.post("/learn/hinges/", {"move": "D4"}).status_code == 405
+
+
+def test_lessons_save_nothing(client: Client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        client.get("/learn/scoring/?move=B1")
+
+
+def test_the_scoring_lesson_draws_the_scoring_hinges(client: Client):
+    html = client.get("/learn/scoring/").content.decode()
+    start = BY_SLUG["scoring"].position
+    assert start.scoring_sides(parse_square("A1")) == "nw"
+    assert "hinge--n" in html and "hinge--w" in html
+
+
+def test_every_lesson_start_is_a_position_the_rules_accept():
+    for lesson in LESSONS:
+        assert Position.from_text(lesson.start).to_text() == lesson.start
