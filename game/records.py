@@ -27,6 +27,7 @@ is skipped in silence.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -311,10 +312,21 @@ def _read_moves(body: str, start: Position) -> list[str]:
 
 def _which(ply: int, first: Color) -> str:
     """How a message names move ``ply`` of a record whose first move is ``first``'s:
-    "ply 7 (dark's move 4)". Sides alternate, passes included."""
+    "ply 7 (dark's move 4)". Sides alternate, passes included, and the move's number
+    is the one the written record gives it: light's first move is ``1. ... E4``, so
+    dark's next is move 2."""
     color = first if ply % 2 else first.opponent
-    return f"ply {ply} ({color.value}'s move {(ply + 1) // 2})"
+    number = (ply + 1 + (first is Color.LIGHT)) // 2
+    return f"ply {ply} ({color.value}'s move {number})"
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    """A tag value as it is written between quotes: on one line, since the reader
+    reads a tag a line (and Python's lines also end at U+2028, U+0085 and other
+    controls), with its quotes and backslashes escaped."""
+    flat = "".join(" " if unicodedata.category(c) in _BREAKING else c for c in value)
+    return flat.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# Control characters, and the line and paragraph separators.
+_BREAKING = frozenset({"Cc", "Zl", "Zp"})

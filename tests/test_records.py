@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -17,13 +16,7 @@ from game.records import (
     read_record,
     write_record,
 )
-
-RULE_SETS = [
-    Rules(special_stones=special, scoring=scoring, wraparound=wrap)
-    for special, scoring, wrap in itertools.product(
-        (True, False), ("standard", "simple"), (False, True)
-    )
-]
+from tests.support.exact import RULE_SETS
 
 
 def random_game(rules: Rules, seed: int, start: Position | None = None, limit: int = 200):
@@ -104,6 +97,29 @@ def test_a_record_starting_with_light_to_move_numbers_from_dark_s_empty_half():
     text = write_record(make_record(rules=Rules(), moves=["E4", "A1", "G7"], start=start))
     assert "1. ... E4\n2. A1 G7\n" in text
     assert read_record(text).moves == ("E4", "A1", "G7")
+
+
+def test_a_refusal_numbers_the_moves_as_a_light_first_record_writes_them():
+    start = "......./......./......./...S.../......./......./....... l TWtw"
+    text = f'[Position "{start}"]\n1. ... E4 2. A1 A1'
+    with pytest.raises(RecordError, match=r"ply 3 \(light's move 2\): A1 is taken"):
+        read_record(text)
+    with pytest.raises(RecordError, match=r"ply 2 \(dark's move 2\): E4 is taken"):
+        read_record(f'[Position "{start}"]\n1. ... E4 2. E4')
+
+
+@pytest.mark.parametrize(
+    "breaking", ["\n", "\r", "\r\n", "\u2028", "\u2029", "\x85", "\x0b", "\x1e"]
+)
+def test_a_tag_value_is_written_on_one_line_and_read_back(breaking):
+    name = f'Ann{breaking}"the\\bold"{breaking}Smith'
+    record = make_record(rules=Rules(), moves=["D4"], tags=[("Dark", name), ("Round", "2")])
+    text = write_record(record)
+    again = read_record(text)
+    spaced = "".join(" " if c in breaking else c for c in name)
+    assert again.tags == (("Dark", spaced), ("Round", "2"))
+    assert again.moves == ("D4",)
+    assert write_record(again) == text
 
 
 @pytest.mark.parametrize(
