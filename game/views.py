@@ -1041,8 +1041,9 @@ def game_record(request: HttpRequest, game: Game) -> records.Record:
         "Light": names["light"],
     }
     if game.mode == Game.Mode.IMPORTED:
-        # The record's own names and date, and any other tag it had, come back.
-        tags |= {name: value for name, value in imported.items() if name not in RULE_TAGS}
+        # The record's own names and date, and any other tag it had, come back (the
+        # rules' tags are the reader's to make, from the game: make_record drops them).
+        tags |= imported
     return records.make_record(
         rules=game.rules,
         moves=game.cached_record(),
@@ -1051,10 +1052,6 @@ def game_record(request: HttpRequest, game: Game) -> records.Record:
         end=game.status if game.is_over else "",
         tags=tuple(tags.items()),
     )
-
-
-# Tags a record's reader makes from the rules, the start and the end: never copied.
-RULE_TAGS = {"SpecialStones", "Scoring", "Wraparound", "Position", "Result", "End"}
 
 
 @require_safe
