@@ -46,6 +46,7 @@ from game.board import (
     Fragments,
     Outcome,
     Status,
+    Stones,
     announcement,
     describe,
     draw_board,
@@ -953,11 +954,13 @@ def lesson(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     position = tried.position if tried is not None else found.position
     mover = None if tried is not None and not tried.refused else position.turn
     board = draw_board(position, mover, request.GET.get("stone", found.stone), hinges=found.hinges)
+    # A lesson shows only the stones it gives: one it never had is not "spent".
+    held = tuple(choice for choice in board.stones.choices if choice.available)
     page = LessonPage(
         lesson=found,
         number=number + 1,
         url=reverse("lesson", args=[slug]),
-        board=replace(board, stones=replace(board.stones, target="#lesson")),
+        board=replace(board, stones=Stones(held, target="#lesson")),
         score=position.score(),
         tried=tried,
         previous=lessons.LESSONS[number - 1] if number else None,

@@ -193,6 +193,13 @@ def test_text_that_is_no_move_is_a_bad_request_that_says_so(client: Client, text
     assert 'data-lesson-result="refused"' in response.content.decode()
 
 
+def test_a_lesson_offers_only_the_stones_it_gives(client: Client):
+    assert "data-stone-choice" not in client.get("/learn/hinges/").content.decode()
+    thunder = client.get("/learn/thunder/").content.decode()
+    assert set(re.findall(r'data-stone-choice="(\w+)"', thunder)) == {"stone", "thunder"}
+    assert "spent" not in thunder
+
+
 def test_the_lesson_s_stone_is_chosen_and_another_can_be(client: Client):
     assert "board--thunder" in client.get("/learn/thunder/").content.decode()
     assert "board--stone" in client.get("/learn/thunder/?stone=stone").content.decode()
