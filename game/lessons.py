@@ -108,7 +108,8 @@ def points(n: int) -> str:
 
 
 def hinges_in_words(position: Position, square: int) -> str:
-    """The hinges of the stone on ``square``: "2 hinges (north: the edge, west: a light stone)"."""
+    """The hinges of the stone on ``square``: "2 hinges (north: the edge, west: a light
+    stone)". On the flat board, as every lesson's is."""
     row, column = divmod(square, 7)
     found = []
     for side, (dr, dc) in zip(SIDES, ((-1, 0), (0, -1), (0, 1), (1, 0)), strict=True):
