@@ -12,6 +12,7 @@ import pytest
 from game.bots import analyse
 from game.engine import Color, Position, Rules
 from game.graph import estimate_graph, turning_points
+from tests.support.exact import minimax
 
 SVG = "{http://www.w3.org/2000/svg}"
 MIDGAME = ["D4", "E4", "T E5", "A7", "W A7", "C3", "B2", "T C4"]
@@ -24,16 +25,6 @@ def endgame(seed: int, open_moves: int = 10, rules: Rules | None = None) -> Posi
     while len(position.legal_moves()) > open_moves:
         position = position.play(rng.choice(position.legal_moves()))
     return position
-
-
-def minimax(position: Position) -> int:
-    """The exact value for the side to move: 1 a win, 0 a tie, -1 a loss."""
-    moves = position.legal_moves()
-    if not moves:
-        dark, light = position.score()
-        diff = dark - light if position.turn is Color.DARK else light - dark
-        return (diff > 0) - (diff < 0)
-    return max(-minimax(position.play(move)) for move in moves)
 
 
 def test_the_move_and_line_are_legal_and_the_chances_a_share():

@@ -12,8 +12,9 @@ import pytest
 
 from game import bots
 from game.bots import reference, search
-from game.engine import PASS, Color, Move, Position, Rules
+from game.engine import PASS, Move, Position, Rules
 from tests.support.diagrams import CHECKERBOARD, board
+from tests.support.exact import minimax
 
 RULE_SETS = [
     Rules(),
@@ -106,22 +107,6 @@ def test_the_strongest_level_thinks_for_about_its_second():
 
 
 # --- The endgame solver --------------------------------------------------------------
-
-
-def minimax(position: Position) -> int:
-    """The result for the side to move under perfect play: 1 win, 0 tie, -1 loss.
-    Plain recursion over every move, with no pruning: slow, and obviously right."""
-
-    @functools.cache
-    def value(pos: Position) -> int:
-        moves = pos.legal_moves()
-        if not moves:
-            dark, light = pos.score()
-            diff = dark - light if pos.turn is Color.DARK else light - dark
-            return (diff > 0) - (diff < 0)
-        return max(-value(pos.play(move)) for move in moves)
-
-    return value(position)
 
 
 SMALL_ENDGAMES = [(rules, seed) for rules in RULE_SETS for seed in range(4)]

@@ -8,7 +8,6 @@ score and the record at every position.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,13 +25,7 @@ from game.engine import (
     Score,
     Stone,
 )
-
-RULE_SETS = [
-    Rules(special_stones=special, scoring=scoring, wraparound=wrap)
-    for special, scoring, wrap in itertools.product(
-        (True, False), ("standard", "simple"), (False, True)
-    )
-]
+from tests.support.exact import RULE_SETS
 
 
 def rules_id(rules: Rules) -> str:

@@ -32,6 +32,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from game.engine import (  # the bitboard internals serve the playout, the hot loop
     _THUNDER_BIT,
@@ -247,40 +248,16 @@ class Node:
         return [(min(value, VALUE_SCALE) / VALUE_SCALE, move) for value, move in ordered]
 
 
-def mcts(
-    position: Position,
-    rng: random.Random,
-    *,
-    playouts: int | None = None,
-    deadline: float | None = None,
-    use_bias: bool = True,
-    exploration: float = EXPLORATION,
-    policy: int = PLAYOUT_SAMPLES,
-    uniform: bool = False,
-    widening: float | None = WIDENING,
-    margin_weight: float = MARGIN_WEIGHT,
-    clock: Callable[[], float] = time.perf_counter,
-) -> tuple[Move, int]:
+def mcts(position: Position, rng: random.Random, **options: Any) -> tuple[Move, int]:
     """The most visited move after ``playouts`` iterations or at ``deadline``; also
-    the number of iterations run. Raises ``ValueError`` on a finished game."""
+    the number of iterations run. ``options`` are those of ``search_tree``. Raises
+    ``ValueError`` on a finished game."""
     moves = position.legal_moves()
     if not moves:
         raise ValueError("the game is over: there is no move to choose")
     if len(moves) == 1:
         return moves[0], 0
-    root, iterations = search_tree(
-        position,
-        rng,
-        playouts=playouts,
-        deadline=deadline,
-        use_bias=use_bias,
-        exploration=exploration,
-        policy=policy,
-        uniform=uniform,
-        widening=widening,
-        margin_weight=margin_weight,
-        clock=clock,
-    )
+    root, iterations = search_tree(position, rng, **options)
     best = max(root.children, key=lambda child: child.visits)
     return best.move, iterations
 
