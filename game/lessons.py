@@ -76,6 +76,8 @@ def attempt(lesson: Lesson, text: str) -> Attempt:
     except MoveError as error:
         return Attempt(text, before, False, "", refused=str(error))
     if reason is not None:
+        # Some reasons name the move already ("W D4: D4 is not your opponent's stone").
+        reason = reason.removeprefix(f"{move}: ")
         return Attempt(str(move), before, False, "", refused=f"{move} cannot be played: {reason}")
     after = before.play(move)
     while after.must_pass:

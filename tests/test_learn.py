@@ -79,6 +79,17 @@ def test_a_closed_square_is_refused_with_the_rules_reason():
     assert own.position == neighbour.position == lesson.position
 
 
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        ("W D3", "W D3 cannot be played: D3 is not your opponent's stone"),
+        ("D3", "D3 cannot be played: D3 is taken"),
+    ],
+)
+def test_a_refusal_names_the_move_once(text, refusal):
+    assert attempt(BY_SLUG["woden"], text).refused == refusal
+
+
 def test_the_hinges_lesson_counts_each_side_in_words():
     tried = attempt(BY_SLUG["hinges"], "A1")
     assert "2 hinges (north: the edge, west: the edge)" in tried.message
