@@ -54,6 +54,7 @@ def test_an_endgame_is_proven_as_exhaustive_minimax_says(seed):
     assert -minimax(position.play(found.move)) == value  # the move keeps the value
 
 
+@pytest.mark.timing
 def test_the_time_is_kept():
     position = Position.replay(Rules(), MIDGAME)
     started = time.perf_counter()

@@ -89,6 +89,7 @@ def test_a_seed_repeats_a_level_counted_in_playouts(level):
     assert position.is_legal(moves.pop()) and all(map(position.is_legal, others))
 
 
+@pytest.mark.timing
 def test_the_time_given_is_kept_within_a_tenth_and_fifty_milliseconds():
     for position in (Position.start(), midgame(Rules(), 20), near_the_end(Rules(), 19, 3)):
         for seconds in (0.05, 0.2):
@@ -99,6 +100,7 @@ def test_the_time_given_is_kept_within_a_tenth_and_fifty_milliseconds():
             assert position.is_legal(move)
 
 
+@pytest.mark.timing
 def test_the_strongest_level_thinks_for_about_its_second():
     started = time.perf_counter()
     bots.choose_move(Position.start(), bots.STRONGEST)
@@ -175,6 +177,7 @@ def test_progressive_widening_keeps_the_root_narrow():
     assert wide == min(400, len(position.legal_moves()))
 
 
+@pytest.mark.timing
 def test_the_solver_gives_up_at_its_deadline_or_node_budget():
     position = midgame(Rules(), 8)
     started = time.perf_counter()
