@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from game import lessons
-from game.engine import SQUARES, Color, Position, Stone, parse_square
+from game.engine import SQUARES, Color, Position, Stone, parse_move, parse_square
 from game.lessons import BY_SLUG, LESSONS, attempt
 
 pytestmark = pytest.mark.django_db  # the pages' tests; no lesson writes to it
@@ -88,6 +88,46 @@ def test_a_closed_square_is_refused_with_the_rules_reason():
 )
 def test_a_refusal_names_the_move_once(text, refusal):
     assert attempt(BY_SLUG["woden"], text).refused == refusal
+
+
+def test_an_attempt_says_exactly_what_became_of_the_move():
+    lesson = BY_SLUG["hinges"]
+    start = lesson.position
+    assert attempt(lesson, "zz") == lessons.Attempt(
+        "zz",
+        start,
+        False,
+        "",
+        refused="'zz' is not a move: write a square like E4, or T E4, W E4, Pass",
+    )
+    assert attempt(lesson, "d3") == lessons.Attempt(
+        "D3", start, False, "", refused="D3 cannot be played: D3 is taken"
+    )
+    assert attempt(lesson, "d4") == lessons.Attempt(
+        "D4", start.play(parse_move("D4")), True, lesson.praise
+    )
+    assert attempt(lesson, "A1") == lessons.Attempt(
+        "A1",
+        start.play(parse_move("A1")),
+        False,
+        "Your stone on A1 has 2 hinges (north: the edge, west: the edge). "
+        "Look for a square with three sides already taken by stones or the edge",
+    )
+
+
+@pytest.mark.parametrize(
+    ("square", "words"),
+    [
+        ("D4", "3 hinges (north: a dark stone, west: a light stone, east: a dark stone)"),
+        ("G7", "2 hinges (east: the edge, south: the edge)"),
+        ("A6", "2 hinges (west: the edge, south: a light stone)"),
+        ("G3", "2 hinges (north: a dark stone, east: the edge)"),
+        ("C5", "1 hinge (north: a light stone)"),
+        ("B5", "0 hinges"),
+    ],
+)
+def test_hinges_in_words_name_each_side_that_is_taken(square, words):
+    assert lessons.hinges_in_words(BY_SLUG["hinges"].position, parse_square(square)) == words
 
 
 def test_the_hinges_lesson_counts_each_side_in_words():
