@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
@@ -45,8 +46,14 @@ def test_the_command_prunes_with_the_days_given_and_refuses_nonsense():
     assert "Deleted 0 games unchanged for 10 days." in out.getvalue()
     call_command("prune_games", "--days", "7", stdout=out)
     assert "Deleted 1 games unchanged for 7 days." in out.getvalue()
-    with pytest.raises(SystemExit):
-        call_command("prune_games", "--days", "0", stderr=StringIO())
+    call_command("prune_games", "--days", "1", stdout=out)
+    assert "Deleted 0 games unchanged for 1 days." in out.getvalue()
+    errors = StringIO()
+    with pytest.raises(SystemExit) as refused:
+        call_command("prune_games", "--days", "0", stderr=errors)
+    assert refused.value.code == 2 and "--days must be at least 1." in errors.getvalue()
+    call_command("prune_games", stdout=out)
+    assert f"unchanged for {settings.ABANDONED_GAME_DAYS} days." in out.getvalue()
 
 
 def test_the_daily_task_prunes_and_schedules_itself_once_a_day():
