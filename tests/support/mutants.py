@@ -44,6 +44,9 @@ def main() -> None:
     total_caught = total_run = 0
     for module, counts in sorted(by_file.items()):
         run = sum(n for status, n in counts.items() if status not in NOT_RUN)
+        if not run:  # a run stopped before it reached this file
+            print(f"{module:26} {'not run':>8}")
+            continue
         caught = sum(counts[status] for status in CAUGHT)
         total_caught, total_run = total_caught + caught, total_run + run
         print(f"{module:26} {run:8} {caught:7} {run - caught:7} {caught / run:6.1%}")
