@@ -10,6 +10,7 @@ from django.test import Client
 from game import computer, play
 from game.engine import Position, Rules
 from game.models import BrowserGame, Game, Move
+from game.views import Replay, Step, replay_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -554,3 +555,24 @@ def test_analyses_left_undone_by_a_stopped_worker_are_enqueued_again():
     (task,) = DBTaskResult.objects.ready()
     assert task.args_kwargs["args"][0] == keys[1:]
     assert computer.rules_of_key(keys[1]) == (Rules(), texts[1])
+
+
+@pytest.mark.parametrize(
+    ("ply", "first", "back", "forward", "live"),
+    [
+        (0, "", "", "/g/x/?ply=1", "/g/x/"),
+        (1, "/g/x/?ply=0", "/g/x/?ply=0", "/g/x/?ply=2", "/g/x/"),
+        (3, "/g/x/?ply=0", "/g/x/?ply=2", "/g/x/?ply=4", "/g/x/"),
+        (4, "/g/x/?ply=0", "/g/x/?ply=3", "/g/x/", "/g/x/"),
+        (5, "/g/x/?ply=0", "/g/x/?ply=4", "", ""),
+    ],
+)
+def test_the_replay_steps_link_each_moment_there_is_and_no_other(ply, first, back, forward, live):
+    assert replay_steps("/g/x/", ply, 5) == Replay(
+        ply=ply,
+        last=5,
+        first_step=Step(first, "First position"),
+        back=Step(back, "Back a move"),
+        forward=Step(forward, "Forward a move"),
+        live=Step(live, "The game now"),
+    )
