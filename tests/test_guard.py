@@ -51,6 +51,8 @@ def call(
         return {"type": "http.disconnect"}
 
     async def send(message: dict) -> None:
+        # As an ASGI server reads them: the start first, then the body.
+        assert message["type"] == ("http.response.body" if sent else "http.response.start")
         sent.append(message)
 
     scope = {
@@ -62,7 +64,11 @@ def call(
     aio.run(guard(scope, receive, send))
     start = sent[0]
     body = b"".join(message.get("body", b"") for message in sent[1:])
-    return app, start["status"], dict(start["headers"]), body
+    answered = dict(start["headers"])
+    assert all(name == name.lower() for name in answered)  # as ASGI asks
+    if b"content-length" in answered and method != "HEAD":
+        assert int(answered[b"content-length"]) == len(body)
+    return app, start["status"], answered, body
 
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -84,6 +90,8 @@ def test_a_body_declared_too_large_is_refused_before_a_byte_is_read():
     app, status, headers, body = call(FORM | {"Content-Length": str(MAX_BODY_BYTES + 1)}, [])
     assert status == 413 and not app.called
     assert headers[b"connection"] == b"close"
+    assert headers[b"content-type"] == b"text/plain; charset=utf-8"
+    assert body.startswith(b"The ") and body.endswith(b".\n")
     assert b"larger than this site takes (16 kB)" in body
 
 
