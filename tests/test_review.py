@@ -85,6 +85,16 @@ def test_a_moment_the_game_does_not_have_is_a_404_saying_so(client, ply):
     assert "is not a moment of this game: it has moves 0 to 4" in response.content.decode()
 
 
+@pytest.mark.parametrize(("moves", "has"), [([], "no moves"), (OPENING[:1], "moves 0 to 1")])
+def test_a_moment_past_a_short_game_names_the_moments_it_has(client, moves, has):
+    game = hotseat(client, moves)
+    response = client.get(f"/g/{game.public_id}/", {"ply": "2" + "0" * 30})
+    assert response.status_code == 404
+    assert f"{'2' + '0' * 19!r} is not a moment of this game: it has {has}" in (
+        response.content.decode().replace("&#x27;", "'")
+    )
+
+
 def test_looking_back_the_player_hears_of_the_new_move_and_stays_put(client):
     game, tokens = play.create_game("hotseat", Rules())
     for move in OPENING:
