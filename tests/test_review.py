@@ -480,6 +480,8 @@ def test_every_moment_has_a_picture_cached_by_its_etag(client):
         f"/g/{game.public_id}/image.png", {"ply": 2}, headers={"If-None-Match": etag}
     )
     assert again.status_code == 304 and not again.content
+    assert re.fullmatch(r'"[0-9a-f]{32}"', etag)
+    assert (again["ETag"], again["Cache-Control"]) == (etag, response["Cache-Control"])
     other = client.get(f"/g/{game.public_id}/image.png", {"ply": 3})
     assert other["ETag"] != etag and other.content != response.content
     assert client.get(f"/g/{game.public_id}/image.png", {"ply": 9}).status_code == 404
