@@ -82,17 +82,21 @@ ANALYSIS_PRIORITY = -10
 POSITIONS_PER_TASK = 3
 
 
+# The letter of each scoring in an analysis key ("p" for plain: both names begin with s).
+SCORING_FLAGS = {"standard": "s", "simple": "p"}
+
+
 def analysis_key(rules: Rules, position_text: str) -> str:
     """The key of a position's analysis: the rules and the position text."""
     special = "S" if rules.special_stones else "s"
     wrap = "W" if rules.wraparound else "w"
-    return f"{special}{rules.scoring[0]}{wrap} {position_text}"
+    return f"{special}{SCORING_FLAGS[rules.scoring]}{wrap} {position_text}"
 
 
 def rules_of_key(key: str) -> tuple[Rules, str]:
     """The rules and position text an analysis key names."""
     flags, _, text = key.partition(" ")
-    scoring = "standard" if flags[1] == "s" else "simple"
+    scoring = "simple" if flags[1] == SCORING_FLAGS["simple"] else "standard"
     return Rules(special_stones=flags[0] == "S", scoring=scoring, wraparound=flags[2] == "W"), text
 
 

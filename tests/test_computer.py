@@ -12,6 +12,7 @@ from django_tasks_db.models import DBTaskResult
 from game import bots, computer, play
 from game.engine import Position, Rules
 from game.models import Game, Move
+from tests.support.exact import RULE_SETS
 
 pytestmark = pytest.mark.django_db
 
@@ -355,3 +356,19 @@ def test_the_about_page_lists_the_levels_with_their_arena_elo(client, settings, 
         assert f"<td>{number}</td>" in row and level.name in row and level.description in row
         elo = "not measured" if level is bots.STRONGEST else str(100 * number)
         assert f"<td>{elo}</td>" in row
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+def test_an_analysis_key_names_the_rules_and_the_position_and_reads_back(rules):
+    text = Position.start(rules).to_text()
+    key = computer.analysis_key(rules, text)
+    special = "S" if rules.special_stones else "s"
+    scoring = "s" if rules.scoring == "standard" else "p"
+    wrap = "W" if rules.wraparound else "w"
+    assert key == f"{special}{scoring}{wrap} {text}"
+    assert computer.rules_of_key(key) == (rules, text)
+
+
+def test_each_rule_set_has_its_own_analysis_key():
+    text = Position.start().to_text()
+    assert len({computer.analysis_key(rules, text) for rules in RULE_SETS}) == len(RULE_SETS)
