@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -129,6 +130,23 @@ def test_hotseat_takes_back_the_last_move_and_marks_it_in_the_log(client):
     game.refresh_from_db()
     assert game.logged_record() == [*OPENING[:3], "A7"]
     assert Move.objects.filter(game=game, ply=4).count() == 2
+
+
+def test_a_takeback_touches_only_its_game_and_the_moves_still_standing():
+    other, other_tokens = play.create_game("hotseat", Rules())
+    game, tokens = play.create_game("hotseat", Rules())
+    for move in OPENING:
+        play.make_move(other.public_id, other_tokens, move)
+        play.make_move(game.public_id, tokens, move)
+    play.ask_hint(game.public_id, tokens)
+    play.take_back(game.public_id, tokens)
+    first = Move.objects.get(game=game, ply=4).taken_back
+    play.take_back(game.public_id, tokens)
+    assert Move.objects.get(game=game, ply=4).taken_back == first  # its time is kept
+    assert Move.objects.get(game=game, ply=3).taken_back is not None
+    assert not Move.objects.filter(game=other, taken_back__isnull=False).exists()
+    game.refresh_from_db()
+    assert (game.ply, game.hint_ply, game.hint, game.takeback_by) == (2, None, "", "")
 
 
 def test_a_takeback_with_nothing_to_take_back_is_refused_and_changes_nothing(client):
@@ -430,6 +448,18 @@ def test_a_bare_list_of_moves_imports_with_the_chosen_rules(client):
     assert (
         "data-continue" in html and f'/g/{game.public_id}/?ply=2" data-replay-step="back"' in html
     )
+
+
+def test_an_imported_game_played_to_the_end_is_over():
+    rng = random.Random(5)
+    position, moves = Position.start(), []
+    while not position.is_over:
+        move = rng.choice(position.legal_moves())
+        position, moves = position.play(move), [*moves, str(move)]
+    game = play.import_game(Rules(), Position.start(), moves)
+    game.refresh_from_db()
+    assert (game.status, game.result) == (Game.Status.NO_MOVES, position.result)
+    assert game.is_over and game.ply == len(position.history)
 
 
 def test_an_imported_resignation_ends_the_game(client):
