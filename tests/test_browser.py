@@ -284,6 +284,8 @@ def test_replay_by_keyboard_and_back_to_the_game(site, new_page):
     for move in ["D4", "E4", "C3", "E5"]:
         click_move(page, move)
     # On the board the arrows move over its squares; elsewhere they step the replay.
+    # The square just played takes the focus once the board settles: leave it after.
+    page.wait_for_selector('[data-square="E5"] > :focus')
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector('#game[data-ply="3"]')
