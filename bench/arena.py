@@ -34,8 +34,8 @@ from itertools import pairwise
 from typing import Any
 
 from game import bots
-from game.bots import reference
 from game.engine import SCORINGS, Color, Move, Position, Rules
+from game.maerstanas.bots import reference
 
 REFERENCES: dict[str, Callable[..., Move]] = {
     "random": reference.random_move,

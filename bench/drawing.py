@@ -18,8 +18,8 @@ def main() -> None:
     os.environ.setdefault("DJANGO_DEBUG", "1")  # static() without a collected manifest
     django.setup()
     from game import fragments
-    from game.board import draw_board, move_list
     from game.engine import Position
+    from game.maerstanas.drawing import draw_board, move_list
 
     rng = random.Random(1)
     position = Position.start()

@@ -16,8 +16,8 @@ import random
 import statistics
 import time
 
-from game.bots import search
 from game.engine import Position, Rules
+from game.maerstanas.bots import search
 
 
 def playout(rules: Rules, rng: random.Random) -> Position:

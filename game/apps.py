@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class GameConfig(AppConfig):
     name = "game"
     verbose_name = "Mǽrstánas games"
+
+    def ready(self) -> None:
+        # The listeners of game.hooks: the live streams announce every change, the
+        # computer thinks when it is to move. Importing them connects them.
+        from game import computer, live  # noqa: F401

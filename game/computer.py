@@ -1,6 +1,8 @@
 """The computer's thinking, done by a worker, never in a web request.
 
-``play`` enqueues these tasks once the change that calls for them is saved; a worker
+These tasks are enqueued when ``play`` says the computer is to move or a hint was
+asked for (``hooks.computer_to_move``, ``hooks.hint_asked``, once the change
+commits), and when a page asks for an analysis; a worker
 (``manage.py worker``, the django-tasks database worker) runs them. Each reads the
 game, thinks with no transaction open (the strongest level takes a second, and a
 transaction would hold the database's write lock that long), then hands the move
@@ -14,12 +16,25 @@ from __future__ import annotations
 from functools import partial
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
+from django.dispatch import receiver
 from django_tasks import task
 
-from game import bots, play
-from game.engine import Position, Rules
-from game.models import Analysis, Game
+from game import hooks, play
+from game.kinds import GameKind
+from game.models import Analysis, Game, Seat
+from game.options import Options
+from game.registry import find_kind
+
+
+@receiver(hooks.computer_to_move, dispatch_uid="game.computer.to_move")
+def _to_move(sender: type[Game], public_id: str, ply: int, **kwargs: object) -> None:
+    reply.enqueue(public_id, ply)
+
+
+@receiver(hooks.hint_asked, dispatch_uid="game.computer.hint_asked")
+def _hint_asked(sender: type[Game], public_id: str, ply: int, **kwargs: object) -> None:
+    hint.enqueue(public_id, ply)
 
 
 @task()
@@ -29,7 +44,7 @@ def reply(public_id: str, ply: int) -> str:
     game = Game.objects.filter(public_id=public_id).first()
     if game is None or game.ply != ply or not game.computer_to_move:
         return ""
-    move = str(bots.choose_move(game.position(), game.computer_to_move))
+    move = str(game.game_kind.players.choose_move(game.position(), game.computer_to_move))
     return move if play.computer_move(public_id, ply, move, game.position_text) else ""
 
 
@@ -40,7 +55,8 @@ def hint(public_id: str, ply: int) -> str:
     game = Game.objects.filter(public_id=public_id).first()
     if game is None or game.ply != ply or not game.hint_asked or game.hint:
         return ""
-    move = str(bots.choose_move(game.position(), bots.STRONGEST))
+    players = game.game_kind.players
+    move = str(players.choose_move(game.position(), players.strongest.id))
     return move if play.give_hint(public_id, ply, move, game.position_text) else ""
 
 
@@ -54,19 +70,27 @@ def recover() -> int:
     the game moved on and changes nothing.
     """
     active = Game.objects.filter(status=Game.Status.ACTIVE)
-    replies = active.filter(
-        (Q(turn="dark") & ~Q(dark_level="")) | (Q(turn="light") & ~Q(light_level=""))
-    ).values_list("public_id", "ply")
+    # The computer's seats of the games it is to move in: the side to move is its.
+    replies = list(
+        Seat.objects.filter(level__gt="", game__status=Game.Status.ACTIVE, color=F("game__turn"))
+        .values_list("game__public_id", "game__ply")
+        .order_by("game__pk")
+    )
     hints = active.filter(hint="", hint_ply=F("ply")).values_list("public_id", "ply")
-    analyses = list(Analysis.objects.filter(dark_win=None).values_list("key", flat=True))
+    waiting: dict[str, list[str]] = {}
+    for kind, key in Analysis.objects.filter(dark_win=None).values_list("kind", "key"):
+        waiting.setdefault(kind, []).append(key)
     for public_id, ply in replies:
         reply.enqueue(public_id, ply)
     for public_id, ply in hints:
         hint.enqueue(public_id, ply)
-    chunks = range(0, len(analyses), POSITIONS_PER_TASK)
-    for start in chunks:
-        analyse.enqueue(analyses[start : start + POSITIONS_PER_TASK], GAME_ANALYSIS_SECONDS)
-    return len(replies) + len(hints) + len(chunks)
+    chunks = 0
+    for kind, keys in waiting.items():
+        for start in range(0, len(keys), POSITIONS_PER_TASK):
+            chunk = keys[start : start + POSITIONS_PER_TASK]
+            analyse.enqueue(chunk, GAME_ANALYSIS_SECONDS, kind)
+            chunks += 1
+    return len(replies) + len(hints) + chunks
 
 
 # Analysis -----------------------------------------------------------------------------------
@@ -82,60 +106,58 @@ ANALYSIS_PRIORITY = -10
 POSITIONS_PER_TASK = 3
 
 
-# The letter of each scoring in an analysis key ("p" for plain: both names begin with s).
-SCORING_FLAGS = {"standard": "s", "simple": "p"}
+def analysis_key(rules: Options, position_text: str) -> str:
+    """The key of a position's analysis among its kind's: the options' flags and the
+    position text (``Ssw ......./…``)."""
+    return f"{rules.flags} {position_text}"
 
 
-def analysis_key(rules: Rules, position_text: str) -> str:
-    """The key of a position's analysis: the rules and the position text."""
-    special = "S" if rules.special_stones else "s"
-    wrap = "W" if rules.wraparound else "w"
-    return f"{special}{SCORING_FLAGS[rules.scoring]}{wrap} {position_text}"
-
-
-def rules_of_key(key: str) -> tuple[Rules, str]:
-    """The rules and position text an analysis key names."""
+def rules_of_key(kind: GameKind, key: str) -> tuple[Options, str]:
+    """The options and position text an analysis key of ``kind`` names."""
     flags, _, text = key.partition(" ")
-    scoring = "simple" if flags[1] == SCORING_FLAGS["simple"] else "standard"
-    return Rules(special_stones=flags[0] == "S", scoring=scoring, wraparound=flags[2] == "W"), text
+    return kind.rules.from_flags(flags), text
 
 
-def request_analysis(keys: list[str], seconds: float = ANALYSIS_SECONDS) -> int:
-    """Have a worker analyse the positions of these keys that are not analysed nor
-    being analysed; return how many it will. Call it in the request's transaction:
-    the task is enqueued when it commits."""
-    known = set(Analysis.objects.filter(key__in=keys).values_list("key", flat=True))
+def request_analysis(kind: GameKind, keys: list[str], seconds: float = ANALYSIS_SECONDS) -> int:
+    """Have a worker analyse the positions of these keys of ``kind`` that are not
+    analysed nor being analysed; return how many it will. Call it in the request's
+    transaction: the task is enqueued when it commits."""
+    known = set(Analysis.objects.filter(kind=kind.name, key__in=keys).values_list("key", flat=True))
     wanted = [key for key in dict.fromkeys(keys) if key not in known]
     if wanted:
-        Analysis.objects.bulk_create([Analysis(key=key) for key in wanted], ignore_conflicts=True)
+        Analysis.objects.bulk_create(
+            [Analysis(kind=kind.name, key=key) for key in wanted], ignore_conflicts=True
+        )
         for start in range(0, len(wanted), POSITIONS_PER_TASK):
             chunk = wanted[start : start + POSITIONS_PER_TASK]
-            transaction.on_commit(partial(analyse.enqueue, chunk, seconds))
+            transaction.on_commit(partial(analyse.enqueue, chunk, seconds, kind.name))
     return len(wanted)
 
 
 @task(priority=ANALYSIS_PRIORITY)
-def analyse(keys: list[str], seconds: float) -> int:
-    """Analyse each position of ``keys`` still waiting, in order, saving each as it is
-    done so the page shows them as they come; return how many were analysed."""
+def analyse(keys: list[str], seconds: float, kind: str = "maerstanas") -> int:
+    """Analyse each position of ``keys`` (of the game ``kind``) still waiting, in
+    order, saving each as it is done so the page shows them as they come; return how
+    many were analysed."""
+    game_kind = find_kind(kind)
     done = 0
     for key in keys:
-        if not Analysis.objects.filter(key=key, dark_win=None).exists():
+        waiting = Analysis.objects.filter(kind=kind, key=key, dark_win=None)
+        if not waiting.exists():
             continue  # done meanwhile, by another worker
-        rules, text = rules_of_key(key)
-        position = Position.from_text(text, rules)
-        if position.is_over:
-            dark, light = position.score()
-            found = {"dark_win": 1.0 if dark > light else 0.0 if dark < light else 0.5}
-            found |= {"proven": True}
+        rules, text = rules_of_key(game_kind, key)
+        position = game_kind.from_text(text, rules)
+        if (outcome := position.outcome()) is not None:
+            chances = {"dark": 1.0, "light": 0.0}.get(outcome.result, 0.5)
+            found = {"dark_win": chances, "proven": True}
         else:
-            result = bots.analyse(position, seconds)
+            result = game_kind.players.analyse(position, seconds)
             found = {
                 "move": str(result.move),
                 "line": ", ".join(map(str, result.line)),
                 "dark_win": result.dark_win,
                 "proven": result.proven,
             }
-        Analysis.objects.filter(key=key, dark_win=None).update(**found)
+        waiting.update(**found)
         done += 1
     return done

@@ -1,12 +1,17 @@
-"""The new-game form: its field names are part of the page contract (docs/DESIGN.md)."""
+"""The new-game form: its field names are part of the page contract (docs/DESIGN.md).
+
+The rule fields are made from the options of the game's kind (``game.options``), so
+a form offers what the kind's codec reads, with its labels and defaults.
+"""
 
 from __future__ import annotations
 
 from django import forms
 
-from game import bots
-from game.engine import Rules
+from game.kinds import GameKind
 from game.models import Game
+from game.options import Choice, OnOff, OptionError, Options
+from game.registry import DEFAULT
 
 
 class OnOffInput(forms.CheckboxInput):
@@ -17,25 +22,24 @@ class OnOffInput(forms.CheckboxInput):
 
 
 class OnOffField(forms.Field):
-    """A checkbox: ``on`` (what browsers send), ``true``, ``1`` or ``yes`` is on; nothing,
-    ``off``, ``false``, ``0`` or ``no`` is off; anything else is an error."""
+    """A checkbox read by its option (``game.options.OnOff``): ``on`` (what browsers
+    send), ``true``, ``1`` or ``yes`` is on; nothing, ``off``, ``false``, ``0`` or
+    ``no`` is off; anything else is an error."""
 
     widget = OnOffInput
-    ON = {"on", "true", "1", "yes"}
-    OFF = {"", "off", "false", "0", "no"}
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(required=False, **kwargs)
+    def __init__(self, option: OnOff, **kwargs: object) -> None:
+        # Run when the form class is built; test_views checks the checkboxes are
+        # optional and start as they should.
+        options = {"label": option.label, "initial": option.default}
+        super().__init__(required=False, **options, **kwargs)  # pragma: no mutate
+        self.option = option
 
     def to_python(self, value: object) -> bool:
-        text = "" if value is None else str(value).strip().lower()
-        if text in self.ON:
-            return True
-        if text in self.OFF:
-            return False
-        raise forms.ValidationError(
-            f"{self.label}: {value!r} is neither on nor off.", code="invalid"
-        )
+        try:
+            return self.option.read(value, False, self.label)
+        except OptionError as error:
+            raise forms.ValidationError(f"{error}.", code="invalid") from None
 
 
 def _choice(option: str, choices: list[tuple[str, str]], **kwargs: object) -> forms.ChoiceField:
@@ -69,13 +73,18 @@ class SeatsForm(forms.Form):
         required=False,
         label="Your colour",
     )
-    level = _choice(
-        "level",
-        [(level.id, level.name) for level in bots.LEVELS],
-        initial=bots.LEVEL_IDS[0],
-        required=False,
-        label="The computer's level",
-    )
+
+    def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        levels = kind.players.levels
+        self.fields["level"] = _choice(
+            "level",
+            [(level.id, level.name) for level in levels],
+            initial=levels[0].id,
+            required=False,
+            label="The computer's level",
+        )
 
     def clean(self) -> dict[str, object]:
         data = super().clean()
@@ -104,16 +113,25 @@ class ContinueForm(SeatsForm):
 
 
 class NewGameForm(SeatsForm):
-    special_stones = OnOffField(initial=True, label="Special stones")
-    scoring = _choice("scoring", Game.Scoring.choices, initial=Game.Scoring.STANDARD)
-    wraparound = OnOffField(label="Wraparound board")
+    """A new game: who plays it and its kind's options."""
 
-    field_order = ["mode", "special_stones", "scoring", "wraparound", "color", "level"]
+    field_order = ["mode", "color", "level"]
 
-    def rules(self) -> Rules:
+    def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
+        super().__init__(*args, kind=kind, **kwargs)
+        for option in kind.rules.OPTIONS:
+            self.fields[option.name] = _option_field(option)
+        self.order_fields(["mode", *(option.name for option in kind.rules.OPTIONS)])
+
+    def rules(self) -> Options:
+        """The options chosen, read by the kind's codec."""
         data = self.cleaned_data
-        return Rules(
-            special_stones=data["special_stones"],
-            scoring=data["scoring"],
-            wraparound=data["wraparound"],
+        return self.kind.rules.from_mapping(
+            {option.name: data[option.name] for option in self.kind.rules.OPTIONS}, typed=True
         )
+
+
+def _option_field(option: OnOff | Choice) -> forms.Field:
+    if isinstance(option, OnOff):
+        return OnOffField(option)
+    return _choice(option.words, list(option.choices), initial=option.default)

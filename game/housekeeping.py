@@ -27,7 +27,7 @@ def prune_games(days: int | None = None, now: datetime | None = None) -> int:
     days = settings.ABANDONED_GAME_DAYS if days is None else days
     cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
     stale = (
-        Game.objects.exclude(status__in=Game.ENDED)
+        Game.objects.filter(status__in=Game.GOING_ON)
         .exclude(mode=Game.Mode.IMPORTED)
         .filter(updated__lt=cutoff)
     )

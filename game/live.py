@@ -7,7 +7,8 @@ shares, so a move made by another process, another host or the computer's worker
 reaches every stream:
 
 - on PostgreSQL, by ``LISTEN``: every change of a game sends ``NOTIFY`` in the
-  transaction that makes it (``GameManager.write``), delivered when it commits;
+  transaction that makes it (``announce``, listening to ``hooks.game_changed``),
+  delivered when it commits;
 - on SQLite (one host), by reading every ``LIVE_WATCH_SECONDS`` the games changed
   since its last look (an index on ``Game.updated`` makes that cost follow the
   moves, not the games watched), and at once after a change this process made.
@@ -31,13 +32,17 @@ from datetime import UTC, datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import close_old_connections, connections, transaction
 from django.db.models import QuerySet
+from django.dispatch import receiver
 
-from game import models
-from game.models import NEWS_CHANNEL, Game
+from game import hooks
+from game.models import Game
 
 logger = logging.getLogger(__name__)
+
+# The PostgreSQL channel on which every change of a game is announced.
+NEWS_CHANNEL = "maerstanas_news"
 
 # How long a browser waits before reconnecting a stream that broke.
 RETRY_MILLISECONDS = 1000
@@ -55,8 +60,17 @@ class News:
     over: bool
 
     @classmethod
+    def of(cls, game: Game) -> News:
+        """The news of a game as it is now."""
+        return cls(game.revision, game.ply, game.is_over)
+
+    def payload(self, game_id: str) -> str:
+        """The ``NOTIFY`` payload of this news of game ``game_id`` (``parse`` reads it)."""
+        return f"{game_id} {self.revision} {self.ply} {int(self.over)}"
+
+    @classmethod
     def parse(cls, payload: str) -> tuple[str, News]:
-        """The game id and news of a ``NOTIFY`` payload (``GameManager.write``'s)."""
+        """The game id and news of a ``NOTIFY`` payload (``payload``'s)."""
         game_id, revision, ply, over = payload.split()
         return game_id, cls(int(revision), int(ply), over == "1")
 
@@ -92,7 +106,7 @@ def read_changed(since: datetime) -> dict[str, News]:
         "public_id", "revision", "ply", "status"
     )
     return {
-        game_id: News(revision, ply, status in Game.ENDED)
+        game_id: News(revision, ply, status not in Game.GOING_ON)
         for game_id, revision, ply, status in rows
     }
 
@@ -108,7 +122,9 @@ def read_news(game_ids: Iterable[str]) -> dict[str, News]:
 
 def _news_of(games: QuerySet[Game]) -> dict[str, News]:
     rows = games.values_list("public_id", "revision", "ply", "status")
-    return {game_id: News(rev, ply, status in Game.ENDED) for game_id, rev, ply, status in rows}
+    return {
+        game_id: News(rev, ply, status not in Game.GOING_ON) for game_id, rev, ply, status in rows
+    }
 
 
 class Subscription:
@@ -215,10 +231,12 @@ class Newsroom:
                 close_old_connections()
                 time.sleep(1)
 
+    def nudge(self) -> None:
+        """Look at once: this process committed a change (SQLite)."""
+        self._nudged.set()
+
     def _watch(self) -> None:
         """SQLite: every interval, or at once after a change here, read what changed."""
-        if self._nudged.set not in models.after_change:
-            models.after_change.append(self._nudged.set)
         known: dict[str, int] = {}
         since = datetime.now(UTC) - _OVERLAP
         swept = time.monotonic()
@@ -264,6 +282,21 @@ class Newsroom:
 
 _newsroom: Newsroom | None = None
 _newsroom_lock = threading.Lock()
+
+
+@receiver(hooks.game_changed, dispatch_uid="game.live.announce")
+def announce(sender: type[Game], game: Game, using: str, **kwargs: object) -> None:
+    """Tell the streams of every process of a change, as its transaction commits: on
+    PostgreSQL by ``NOTIFY`` (sent now, delivered at the commit); on SQLite this
+    process's newsroom looks at once after the commit, the others at their next look."""
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            payload = News.of(game).payload(game.public_id)
+            cursor.execute("SELECT pg_notify(%s, %s)", [NEWS_CHANNEL, payload])
+    room = _newsroom
+    if room is not None:
+        transaction.on_commit(room.nudge, using=using)
 
 
 def newsroom() -> Newsroom:

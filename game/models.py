@@ -1,22 +1,26 @@
-"""Saved games. The move log is the truth; the fields on ``Game`` are a cache of it."""
+"""Saved games. The move log is the truth; the fields on ``Game`` are a cache of it.
+
+A game is of a kind (``Game.kind``, a name of ``game.registry``), whose options it
+keeps as the kind's codec writes them (``Game.options``); its two sides are held
+by ``Seat`` rows. Nothing here knows the rules of any game: it asks the kind.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 
-from django.db import connections, models, router, transaction
+from django.db import connections, models, router
 from django.db.models import Q
+from django.db.models.signals import post_save, pre_save
 
-from game.engine import Color, Position, Rules
-
-# The PostgreSQL channel on which every change of a game is announced (game.live).
-NEWS_CHANNEL = "maerstanas_news"
-# Called after each commit that changed a game, in the process that made it: the
-# live pages' newsroom (game.live) looks at once instead of at its next round.
-after_change: list[Callable[[], None]] = []
+from game import hooks
+from game.grid import Color
+from game.kinds import GameKind, GamePosition
+from game.options import Options
+from game.registry import KINDS, find_kind
 
 
 def new_public_id() -> str:
@@ -48,7 +52,8 @@ class GameManager(models.Manager["Game"]):
     ``make bench-web`` cost 4.0-4.1× the floor against 3.2-3.5× before the writes
     moved to the ORM (the limit is 15% worse). The statements are built once from
     the model's metadata, so they follow its fields, and the values go through each
-    field's own ``pre_save`` and ``get_db_prep_save`` as ``save()`` sends them.
+    field's own ``pre_save`` and ``get_db_prep_save`` as ``save()`` sends them, with
+    the same signals.
     """
 
     def revision_of(self, public_id: str) -> int | None:
@@ -60,32 +65,38 @@ class GameManager(models.Manager["Game"]):
         """The game, its row locked until the transaction ends: ``FOR UPDATE`` where the
         database has it; on SQLite the site's IMMEDIATE transactions already hold the
         write lock from their start (settings.py)."""
-        alias = router.db_for_write(self.model)
-        row = self._fetch_one(_locked_sql(alias), public_id, alias)
+        # The site has one database: any alias, or none, routes to it.
+        alias = router.db_for_write(self.model)  # pragma: no mutate
+        row = self._fetch_one(_locked_sql(alias), public_id, alias)  # pragma: no mutate
         if row is None:
             return None
-        names = [field.attname for field in self.model._meta.concrete_fields]
-        return self.model.from_db(alias, names, row)
+        # The values as the ORM hands them over: JSON read, dates and flags converted.
+        connection = connections[alias]
+        values = list(row)
+        for index, column, converters in _converters(alias):
+            for converter in converters:
+                values[index] = converter(values[index], column, connection)
+        # from_db reads the names only when some columns are missing (all are read),
+        # and its alias is checked by test_models.
+        names = [field.attname for field in self.model._meta.concrete_fields]  # pragma: no mutate
+        return self.model.from_db(alias, names, values)  # pragma: no mutate
 
     def write(self, game: Game, fields: tuple[str, ...]) -> None:
-        """Save ``fields`` of ``game``, as ``game.save(update_fields=fields)`` would,
-        minus the signals (the site has no receivers); on PostgreSQL, announce the
-        change to the streams that watch the game (game.live)."""
-        alias = router.db_for_write(self.model)
+        """Save ``fields`` of ``game`` as ``game.save(update_fields=fields)`` does,
+        ``pre_save`` and ``post_save`` included."""
+        alias = router.db_for_write(self.model)  # pragma: no mutate (one database, as above)
         connection = connections[alias]
+        update_fields = frozenset(fields)
+        meta = dict(sender=self.model, instance=game, raw=False, using=alias)
+        pre_save.send(**meta, update_fields=update_fields)
         values = [
-            field.get_db_prep_save(field.pre_save(game, add=False), connection)
+            # ``add`` matters to auto_now_add fields only, and a change never writes one.
+            field.get_db_prep_save(field.pre_save(game, add=False), connection)  # pragma: no mutate
             for field in map(self.model._meta.get_field, fields)
         ]
         with connection.cursor() as cursor:
             cursor.execute(_update_sql(alias, fields), [*values, game.pk])
-            if connection.vendor == "postgresql":
-                # Delivered to every listening server when the transaction commits.
-                over = "1" if game.is_over else "0"
-                payload = f"{game.public_id} {game.revision} {game.ply} {over}"
-                cursor.execute("SELECT pg_notify(%s, %s)", [NEWS_CHANNEL, payload])
-        for listener in after_change:
-            transaction.on_commit(listener, using=alias)
+        post_save.send(**meta, created=False, update_fields=update_fields)
 
     def _fetch_one(self, sql: str, public_id: str, alias: str | None = None) -> tuple | None:
         with connections[alias or self.db].cursor() as cursor:
@@ -102,6 +113,20 @@ def _revision_sql(alias: str) -> str:
         f"SELECT {quote(meta.get_field('revision').column)} FROM {quote(meta.db_table)} "
         f"WHERE {quote(meta.get_field('public_id').column)} = %s"
     )
+
+
+@cache
+def _converters(alias: str) -> list[tuple[int, object, list]]:
+    """For each column of ``GameManager.locked``'s row that the ORM converts (JSON,
+    dates on SQLite…): its index, its column and the converters, as a query applies them."""
+    connection = connections[alias]
+    found = []
+    for index, field in enumerate(Game._meta.concrete_fields):
+        column = field.get_col(Game._meta.db_table)
+        converters = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        if converters:
+            found.append((index, column, converters))
+    return found
 
 
 @cache
@@ -127,8 +152,21 @@ def _update_sql(alias: str, fields: tuple[str, ...]) -> str:
     return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
 
 
+def status_choices() -> list[tuple[str, str]]:
+    """Where a game may be: waiting, in play, or one of the ways it ended, those of
+    every kind's rules included."""
+    ends = {end: words for kind in KINDS.values() for end, words in kind.ends.items()}
+    return [*Game.Status.choices, *ends.items()]
+
+
+@lru_cache(maxsize=256)
+def _rules(kind: str, options: tuple[tuple[str, object], ...]) -> Options:
+    """The options value of a kind from its stored mapping, made once per distinct one."""
+    return find_kind(kind).rules.from_mapping(dict(options), typed=True)
+
+
 class Game(models.Model):
-    """One game: its options, its seats, and a cache of its current position."""
+    """One game: its kind and options, its status, and a cache of its current position."""
 
     class Mode(models.TextChoices):
         HOTSEAT = "hotseat", "Hot-seat"
@@ -139,36 +177,28 @@ class Game(models.Model):
         IMPORTED = "imported", "Imported record"
 
     class Status(models.TextChoices):
-        """Where a game is; every value after ``ACTIVE`` is a way it ended."""
+        """Where a game is, whatever its kind: before and in play, and the ways any
+        game ends outside its rules. The ends its rules give are the kind's own
+        (``GameKind.ends``: Mǽrstánas's ``no-moves``); ``status_choices`` lists all."""
 
         WAITING = "waiting", "Waiting for a player"
         ACTIVE = "active", "In play"
-        NO_MOVES = "no-moves", "Neither side can move"
         RESIGNED = "resigned", "Resigned"
 
-    # The statuses of a game that has ended, and so has a result.
-    ENDED = (Status.NO_MOVES, Status.RESIGNED)
+    # The statuses of a game that has not ended; every other status is an end.
+    GOING_ON = (Status.WAITING, Status.ACTIVE)
 
     class Result(models.TextChoices):
         DARK = "dark", "Dark wins"
         LIGHT = "light", "Light wins"
         TIE = "tie", "Tie"
 
-    class Scoring(models.TextChoices):
-        STANDARD = "standard", "Standard"
-        SIMPLE = "simple", "Simple"
-
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=16, default="maerstanas", help_text="game.registry's name")
     mode = models.CharField(max_length=8, choices=Mode.choices)
-    special_stones = models.BooleanField(default=True)
-    scoring = models.CharField(max_length=8, choices=Scoring.choices, default=Scoring.STANDARD)
-    wraparound = models.BooleanField(default=False)
+    # The kind's options, as its codec writes them for JSON (``Options.to_mapping``).
+    options = models.JSONField(default=dict, blank=True)
 
-    dark_seat = models.CharField(max_length=64, blank=True, help_text="hash of the seat token")
-    light_seat = models.CharField(max_length=64, blank=True, help_text="hash of the seat token")
-    # A seat the computer holds names its level (game.bots); a person's seat has a token.
-    dark_level = models.CharField(max_length=16, blank=True)
-    light_level = models.CharField(max_length=16, blank=True)
     # The position text the game started from; "" for the empty board.
     start_text = models.CharField(max_length=80, blank=True)
     # For an imported record, its tags (names, date, event) as read, so that an
@@ -178,7 +208,7 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
 
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    status = models.CharField(max_length=16, choices=status_choices, default=Status.ACTIVE)
     result = models.CharField(max_length=5, choices=Result.choices, blank=True)
 
     # Cache of the position the move log leads to, rewritten with every move.
@@ -209,34 +239,40 @@ class Game(models.Model):
         constraints = [
             # A game has a result exactly when it has ended.
             models.CheckConstraint(
-                condition=Q(
-                    status__in=["no-moves", "resigned"], result__in=["dark", "light", "tie"]
-                )
-                | (~Q(status__in=["no-moves", "resigned"]) & Q(result="")),
+                condition=Q(status__in=["waiting", "active"], result="")
+                | (~Q(status__in=["waiting", "active"]) & Q(result__in=["dark", "light", "tie"])),
                 name="result_when_ended",
-            ),
-            # The computer holds exactly one seat of a game against it, and none of others.
-            models.CheckConstraint(
-                condition=Q(mode="computer", dark_level="", light_level__gt="")
-                | Q(mode="computer", dark_level__gt="", light_level="")
-                | (~Q(mode="computer") & Q(dark_level="", light_level="")),
-                name="computer_holds_one_seat",
             ),
         ]
 
     def __str__(self) -> str:
         return f"Game {self.public_id}"
 
+    def refresh_from_db(self, *args: object, **kwargs: object) -> None:
+        """Reload the row, and forget the seats and position read with the old one."""
+        self.__dict__.pop("_seats", None)
+        self.__dict__.pop("_position", None)
+        super().refresh_from_db(*args, **kwargs)
+
+    # The kind and its rules --------------------------------------------------------
+
     @property
-    def rules(self) -> Rules:
-        """The engine's rules value for this game's options."""
-        return Rules(
-            special_stones=self.special_stones, scoring=self.scoring, wraparound=self.wraparound
-        )
+    def game_kind(self) -> GameKind:
+        """The kind of game this is (``game.registry``)."""
+        return find_kind(self.kind)
+
+    @property
+    def rules(self) -> Options:
+        """The options value of this game's kind (Mǽrstánas's ``Rules``)."""
+        return _rules(self.kind, tuple(sorted(self.options.items())))
+
+    @rules.setter
+    def rules(self, rules: Options) -> None:
+        self.options = rules.to_mapping()
 
     @property
     def is_over(self) -> bool:
-        return self.status in self.ENDED
+        return self.status not in self.GOING_ON
 
     @property
     def end(self) -> str | None:
@@ -250,9 +286,46 @@ class Game(models.Model):
             return Color(self.result).opponent.value
         return ""
 
+    # Seats -------------------------------------------------------------------------
+
+    def seats_by_color(self) -> dict[str, Seat]:
+        """Who holds each side, by colour: one query (none once read, or prefetched
+        with ``prefetch_related("seats")``). A free side has no row."""
+        cached = getattr(self, "_seats", None)
+        if cached is None:
+            cached = self._seats = {seat.color: seat for seat in self.seats.all()}
+        return cached
+
+    def seat(self, color: Color | str) -> Seat | None:
+        """The seat of ``color``, or None while nobody holds it."""
+        return self.seats_by_color().get(Color(color).value)
+
+    def took_seats(self, seats: Iterable[Seat], new: bool = False) -> None:
+        """Note seats saved for this game since its seats were read; ``new``: the game
+        has just been made, and these are all it has."""
+        held = {} if new else self.seats_by_color()
+        held.update((seat.color, seat) for seat in seats)
+        self._seats = held
+
+    def free_seat(self) -> str | None:
+        """The colour nobody holds yet, if any."""
+        held = self.seats_by_color()
+        return next((color.value for color in Color if color.value not in held), None)
+
+    def seat_hash(self, color: Color | str) -> str:
+        """The stored hash of ``color``'s seat token; "" for the computer or nobody."""
+        seat = self.seat(color)
+        return seat.token_hash if seat else ""
+
+    def holds_seat(self, color: Color | str, token: str | None) -> bool:
+        """True if ``token`` is the secret of ``color``'s seat."""
+        stored = self.seat_hash(color)
+        return bool(token and stored) and secrets.compare_digest(stored, hash_token(token))
+
     def level_of(self, color: Color | str) -> str:
-        """The computer level holding ``color``'s seat, or "" for a person."""
-        return self.dark_level if Color(color) is Color.DARK else self.light_level
+        """The computer level holding ``color``'s seat, or "" for a person or nobody."""
+        seat = self.seat(color)
+        return seat.level if seat else ""
 
     @property
     def players(self) -> dict[str, dict[str, str]]:
@@ -276,6 +349,8 @@ class Game(models.Model):
         """True when a hint was asked for in the current position."""
         return self.hint_ply is not None and self.hint_ply == self.ply and not self.is_over
 
+    # The position ------------------------------------------------------------------
+
     def cached_record(self) -> list[str]:
         """The moves' notation from the cache on this row (no query)."""
         return self.record_text.split("\n") if self.record_text else []
@@ -286,21 +361,33 @@ class Game(models.Model):
         moves = self.moves.filter(taken_back=None).order_by("ply")
         return list(moves.values_list("notation", flat=True))
 
-    def start(self) -> Position:
+    def start(self) -> GamePosition:
         """The position the game started from."""
+        kind = self.game_kind
         if self.start_text:
-            return Position.from_text(self.start_text, self.rules)
-        return Position.start(self.rules)
+            return kind.from_text(self.start_text, self.rules)
+        return kind.start(self.rules)
 
-    def position(self, ply: int | None = None) -> Position:
-        """The position after ``ply`` moves (the current one by default), with the moves
-        that led to it (replayed from the cache)."""
+    def position(self, ply: int | None = None, *, history: bool = True) -> GamePosition:
+        """The position after ``ply`` moves (the current one by default): the one way
+        pages, the API, the computer and pictures read a game.
+
+        It is the start with the recorded moves played, so it knows the moves that
+        led to it; ``history=False`` reads the current position from the cached
+        text instead, which is quicker and knows none (tests check the two agree).
+        """
+        if ply is None and not history:
+            return self.game_kind.from_text(self.position_text, self.rules)
         record = self.cached_record()
-        if ply is not None:
-            record = record[:ply]
-        return Position.replay(self.rules, record, self.start())
+        key = (self.start_text, self.kind, self.rules, self.record_text, ply)
+        cached = getattr(self, "_position", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        position = self.game_kind.replay(self.start(), record if ply is None else record[:ply])
+        self._position = (key, position)
+        return position
 
-    def cache_position(self, position: Position, added: Sequence[str] = ()) -> list[str]:
+    def cache_position(self, position: GamePosition, added: Sequence[str] = ()) -> list[str]:
         """Copy ``position`` onto the cached fields and return their names; ``added`` is
         the record of the moves that led to it from the cached position. How the game
         ends is ``play.finish``'s business, not this one's."""
@@ -312,7 +399,8 @@ class Game(models.Model):
         return ["ply", "turn", "position_text", "dark_score", "light_score", "record_text"]
 
     def save_change(self, *fields: str) -> None:
-        """Save ``fields`` and advance the revision that watching pages wait on.
+        """Save ``fields`` and advance the revision that watching pages wait on, then
+        say so (``hooks.game_changed``, inside the transaction).
 
         Call it with the row locked (``GameManager.locked``): the revision read with
         the row is then the stored one, so it is counted up here rather than with an
@@ -320,14 +408,47 @@ class Game(models.Model):
         """
         self.revision += 1
         Game.objects.write(self, tuple(dict.fromkeys([*fields, "revision", "updated"])))
+        using = router.db_for_write(Game)
+        hooks.game_changed.send(sender=Game, game=self, using=using)
 
-    def seat_hash(self, color: Color | str) -> str:
-        return self.dark_seat if Color(color) is Color.DARK else self.light_seat
 
-    def holds_seat(self, color: Color | str, token: str | None) -> bool:
-        """True if ``token`` is the secret of ``color``'s seat."""
-        stored = self.seat_hash(color)
-        return bool(token and stored) and secrets.compare_digest(stored, hash_token(token))
+class Seat(models.Model):
+    """Who holds one side of a game: a person, by the hash of the secret token their
+    browser or program holds, or the computer, by its level. A side nobody holds
+    yet (a friend game's before the friend joins) has no row."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    color = models.CharField(max_length=5, choices=[(c.value, c.value) for c in Color])
+    token_hash = models.CharField(max_length=64, blank=True, help_text="hash of the seat token")
+    level = models.CharField(max_length=16, blank=True, help_text="the computer's level")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "color"], name="one_seat_per_side"),
+            # A person or the computer, never both, never neither.
+            models.CheckConstraint(
+                condition=(Q(token_hash__gt="") & Q(level=""))
+                | (Q(token_hash="") & Q(level__gt="")),
+                name="seat_held_by_one",
+            ),
+        ]
+        indexes = [
+            # The computer's seats, for the worker's recovery (computer.recover).
+            models.Index(fields=["level"], condition=Q(level__gt=""), name="computer_seats"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.color}: {self.level or 'a person'}"
+
+    @classmethod
+    def person(cls, game: Game, color: Color | str, token: str) -> Seat:
+        """An unsaved seat for whoever holds ``token``."""
+        return cls(game=game, color=Color(color).value, token_hash=hash_token(token))
+
+    @classmethod
+    def computer(cls, game: Game, color: Color | str, level: str) -> Seat:
+        """An unsaved seat for the computer at ``level``."""
+        return cls(game=game, color=Color(color).value, level=level)
 
 
 class Move(models.Model):
@@ -379,10 +500,11 @@ class BrowserGame(models.Model):
 
 class Analysis(models.Model):
     """The strongest level's view of one position, worked out by a worker: its move,
-    the line it expects and dark's chances. Keyed by the rules and the position
-    text, so every game and board that reaches the position shares it."""
+    the line it expects and dark's chances. Keyed by the kind of game, its options
+    and the position text, so every game and board that reaches it shares it."""
 
-    key = models.CharField(max_length=100, unique=True, help_text="rules and position text")
+    kind = models.CharField(max_length=16, default="maerstanas", help_text="game.registry's name")
+    key = models.CharField(max_length=100, help_text="the rules' flags and the position text")
     move = models.CharField(max_length=32, blank=True)
     line = models.CharField(max_length=400, blank=True, help_text="moves, comma-separated")
     dark_win = models.FloatField(null=True, blank=True)
@@ -391,6 +513,9 @@ class Analysis(models.Model):
 
     class Meta:
         verbose_name_plural = "analyses"
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "key"], name="one_analysis_per_position"),
+        ]
 
     def __str__(self) -> str:
         return self.key

@@ -1,24 +1,29 @@
 """Every action on a game, one transaction each. Views call these, never the ORM directly.
 
 Seats are passed in as ``tokens``: the seat tokens this browser holds for the game,
-by colour (``{"dark": "…"}``). Only the engine decides what a legal move is; this
-module checks who may act, writes the move log and refreshes the cached state.
+by colour (``{"dark": "…"}``). Only the engine of the game's kind decides what a
+legal move is and when the game ends; this module checks who may act, writes the
+move log, refreshes the cached state and ends games (``finish``). What follows a
+change (the live pages, the computer's reply, a hint, whoever listens for the end of
+a game) hears of it through ``game.hooks``, once the change commits.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import partial
 
 from django.core.signing import salted_hmac
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from game import bots
-from game.engine import PASS, Color, Position, Rules
-from game.models import Game, Move, hash_token, new_seat_token
+from game import hooks
+from game.grid import Color, Outcome
+from game.kinds import GamePosition
+from game.models import Game, Move, Seat, new_seat_token
+from game.options import Options
+from game.registry import kind_of
 
 Tokens = Mapping[str, str]
 
@@ -83,38 +88,44 @@ def _locked(public_id: str) -> Game:
     return game
 
 
-def finish(game: Game, result: str, end: Game.Status) -> list[str]:
-    """End ``game``: ``result`` is ``dark``, ``light`` or ``tie``, ``end`` why it ended.
+def finish(game: Game, outcome: Outcome) -> list[str]:
+    """End ``game`` with ``outcome``: its result (``dark``, ``light`` or ``tie``) and
+    why it ended, the rules' reason (``position.outcome()``) or another (a resignation).
 
-    The one way a game ends, whatever the reason. Call it under the game's row lock,
-    then save the fields it returns with the rest of the change (``save_change``).
-    Raises ``GameFinished`` if the game has already ended.
+    The one way a game ends, whatever the reason, as lila's ``Finisher`` is. Call it
+    under the game's row lock, in the transaction that saves the change, then save the
+    fields it returns with the rest (``save_change``); ``hooks.game_finished`` is sent
+    once that transaction commits. Raises ``GameFinished`` if the game has already
+    ended, ``ValueError`` for an end its kind does not have.
     """
     if game.is_over:
         raise GameFinished("the game is over")
-    if end not in Game.ENDED or result not in Game.Result.values:
-        raise ValueError(f"a game cannot end with {result!r} because {end!r}")
-    game.status = end
-    game.result = result
+    ends = {Game.Status.RESIGNED, *game.game_kind.ends}
+    if outcome.reason not in ends or outcome.result not in Game.Result.values:
+        raise ValueError(f"a game cannot end with {outcome.result!r} because {outcome.reason!r}")
+    game.status = outcome.reason
+    game.result = outcome.result
     game.turn = ""
+    hooks.on_commit(hooks.game_finished, sender=Game, game=game, outcome=outcome)
     return ["status", "result", "turn"]
 
 
 def create_game(
     mode: str,
-    rules: Rules,
+    rules: Options,
     creator: str = "dark",
     rematch_of: Game | None = None,
     level: str = "",
-    start: Position | None = None,
+    start: GamePosition | None = None,
     moves: Sequence[str] = (),
 ) -> tuple[Game, dict[str, str]]:
-    """Start a game; return it and the seat tokens of its creator, by colour.
+    """Start a game of the kind whose options ``rules`` are; return it and the seat
+    tokens of its creator, by colour.
 
     A hot-seat game gives the creator both seats; a friend game one seat (``creator``
     is ``dark``, ``light`` or ``random``) and leaves the other for the invite; a game
-    against the computer one seat, and the other to ``level`` (a ``bots`` level id),
-    which thinks at once if it has the first move.
+    against the computer one seat, and the other to ``level`` (a level id of the
+    kind's players), which thinks at once if it has the first move.
 
     A game may start from a set-up position, ``start``, and with ``moves`` already
     played from it (a game continued from a replay, an imported record or a board
@@ -128,29 +139,30 @@ def create_game(
         creator = random.SystemRandom().choice([c.value for c in Color])
     if creator not in Color.__members__.values():
         raise PlayError(f"{creator!r} is not a colour: choose dark, light or random")
-    if mode == Game.Mode.COMPUTER and level not in bots.LEVEL_IDS:
-        raise PlayError(f"{level!r} is not a level: choose one of {', '.join(bots.LEVEL_IDS)}")
+    players = kind_of(rules).players
+    if mode == Game.Mode.COMPUTER and level not in players.level_ids:
+        raise PlayError(f"{level!r} is not a level: choose one of {', '.join(players.level_ids)}")
     game, position = _new_game(mode, rules, start, moves)
     if position.is_over:
         raise GameFinished("the game is over in that position: there is nothing to play")
     colors = [c.value for c in Color] if mode == Game.Mode.HOTSEAT else [creator]
     tokens = {color: new_seat_token() for color in colors}
-    for color, token in tokens.items():
-        setattr(game, f"{color}_seat", hash_token(token))
-    if mode == Game.Mode.COMPUTER:
-        setattr(game, f"{Color(creator).opponent.value}_level", level)
     game.rematch_of = rematch_of
     game.status = Game.Status.ACTIVE if mode != Game.Mode.FRIEND else Game.Status.WAITING
     with transaction.atomic():
         game.save()
+        seats = [Seat.person(game, color, token) for color, token in tokens.items()]
+        if mode == Game.Mode.COMPUTER:
+            seats.append(Seat.computer(game, Color(creator).opponent, level))
+        game.took_seats(Seat.objects.bulk_create(seats), new=True)
         _log(game, position.history)
-    _computer_replies(game)
+        _computer_replies(game)
     return game, tokens
 
 
 def import_game(
-    rules: Rules,
-    start: Position,
+    rules: Options,
+    start: GamePosition,
     moves: Sequence[str],
     result: str = "",
     end: str = "",
@@ -160,33 +172,33 @@ def import_game(
     seats; it is continued as a new game (``create_game``) from any of its moves."""
     game, position = _new_game(Game.Mode.IMPORTED, rules, start, moves)
     game.tags = dict(tags or {})
-    if position.is_over:
-        finish(game, position.result, Game.Status.NO_MOVES)
-    elif end == Game.Status.RESIGNED:
-        finish(game, result, Game.Status.RESIGNED)
+    game.took_seats((), new=True)  # nobody holds an imported game's seats
     with transaction.atomic():
+        outcome = position.outcome()
+        if outcome is None and end == Game.Status.RESIGNED:
+            outcome = Outcome(result, Game.Status.RESIGNED)
+        if outcome is not None:
+            finish(game, outcome)
         game.save()
         _log(game, position.history)
     return game
 
 
 def _new_game(
-    mode: str, rules: Rules, start: Position | None, moves: Sequence[str]
-) -> tuple[Game, Position]:
+    mode: str, rules: Options, start: GamePosition | None, moves: Sequence[str]
+) -> tuple[Game, GamePosition]:
     """An unsaved game of ``mode`` from ``start`` (the empty board by default) with
-    ``moves`` played and any automatic pass after them; and its position."""
-    first = start if start is not None else Position.start(rules)
+    ``moves`` played and the moves nobody chooses after them; and its position."""
+    kind = kind_of(rules)
+    first = start if start is not None else kind.start(rules)
     if first.rules != rules:
         raise ValueError("the start position is for other rules than the game's")
-    position = Position.replay(rules, moves, first)
-    while position.must_pass:
-        position = position.play(PASS)
+    position = kind.settle(kind.replay(first, moves))
     game = Game(
+        kind=kind.name,
         mode=mode,
-        special_stones=rules.special_stones,
-        scoring=rules.scoring,
-        wraparound=rules.wraparound,
-        start_text="" if first == Position.start(rules) else first.to_text(),
+        options=rules.to_mapping(),
+        start_text="" if kind.is_start(first) else first.to_text(),
     )
     game.cache_position(position, position.record)
     return game, position
@@ -203,26 +215,15 @@ def _log(game: Game, played: Sequence) -> None:
 
 
 def _computer_replies(game: Game) -> None:
-    """Have the computer think of its move, once the change that gave it the turn is
-    saved: a worker does it (``game.computer``), never the request."""
+    """Have the computer think of its move, once the change that gave it the turn
+    commits: a worker does it (``game.computer`` listens), never the request."""
     if game.computer_to_move:
-        # game.computer plays its moves through this module, so it is imported here.
-        from game import computer
-
-        transaction.on_commit(partial(computer.reply.enqueue, game.public_id, game.ply))
-
-
-def free_seat(game: Game) -> str | None:
-    """The colour nobody holds yet, if any."""
-    for color in Color:
-        if not game.seat_hash(color):
-            return color.value
-    return None
+        hooks.on_commit(hooks.computer_to_move, sender=Game, public_id=game.public_id, ply=game.ply)
 
 
 def join(
     public_id: str,
-    invite: str = "",
+    invite: str = "",  # pragma: no mutate (a missing invite and a wrong one are refused alike)
     previous: Tokens | None = None,
     held: Tokens | None = None,
 ) -> tuple[Game, str, str]:
@@ -241,7 +242,7 @@ def join(
         if seated := seated_colors(game, held or {}):
             (color,) = seated  # a friend game's creator holds one seat
             raise PlayError(f"you play {color} in this game already: send the invite to a friend")
-        color = free_seat(game)
+        color = game.free_seat()
         if color is None:
             raise NotSeated("both seats are taken: you can watch this game")
         invited = bool(invite) and constant_time_compare(invite, invite_code(game))
@@ -253,9 +254,11 @@ def join(
         if not (invited or returning):
             raise NotSeated("this invite is not valid for this game")
         token = new_seat_token()
-        setattr(game, f"{color}_seat", hash_token(token))
+        seat = Seat.person(game, color, token)
+        seat.save()
+        game.took_seats([seat])
         game.status = Game.Status.ACTIVE
-        game.save_change(f"{color}_seat", "status")
+        game.save_change("status")
     return game, color, token
 
 
@@ -267,8 +270,10 @@ def renew_seat(public_id: str, tokens: Tokens, color: str) -> tuple[Game, str]:
         game = _locked(public_id)
         check_seat(game, color, tokens.get(color, ""))
         token = new_seat_token()
-        setattr(game, f"{color}_seat", hash_token(token))
-        game.save_change(f"{color}_seat")
+        seat = game.seat(color)
+        seat.token_hash = Seat.person(game, color, token).token_hash
+        seat.save(update_fields=["token_hash"])
+        game.save_change()
     return game, token
 
 
@@ -307,7 +312,7 @@ def make_move(
         # The cached position is rewritten with every move in the same transaction
         # (tests check it always equals a replay of the log), so it can stand in for
         # the replay here, under the row lock.
-        _record(game, Position.from_text(game.position_text, game.rules).play(text))
+        _record(game, game.position(history=False).play(text))
     return game
 
 
@@ -327,27 +332,26 @@ def computer_move(public_id: str, ply: int, text: str, seen: str = "") -> Game |
             return None
         if seen and seen != game.position_text:
             return None
-        _record(game, Position.from_text(game.position_text, game.rules).play(text))
+        _record(game, game.position(history=False).play(text))
     return game
 
 
-def _record(game: Game, position: Position) -> None:
-    """Log the moves from the game's cached position to ``position``, plus any
-    automatic pass, and save the change: under the game's row lock.
+def _record(game: Game, position: GamePosition) -> None:
+    """Log the moves from the game's cached position to ``position``, plus those
+    nobody chooses (an automatic pass), and save the change: under the game's row lock.
 
     ``position`` was set up from the cached text, which has no history, so its
     ``history`` holds just the moves played now.
     """
-    while position.must_pass:
-        position = position.play(PASS)
+    position = game.game_kind.settle(position)
     played = position.history
     changed = game.cache_position(position, [move.text for move in played])
     try:
         _log(game, played)
     except IntegrityError:
         raise StaleMove("the board changed since you saw it: look again") from None
-    if position.is_over:
-        changed += finish(game, position.result, Game.Status.NO_MOVES)
+    if (outcome := position.outcome()) is not None:
+        changed += finish(game, outcome)
     if game.takeback_by:  # a move answers a takeback request: it lapses
         game.takeback_by = ""
         changed.append("takeback_by")
@@ -460,9 +464,7 @@ def ask_hint(public_id: str, tokens: Tokens) -> Game:
         if not game.hint_asked:
             game.hint_ply, game.hint = game.ply, ""
             game.save_change("hint_ply", "hint")
-            from game import computer  # see _computer_replies
-
-            transaction.on_commit(partial(computer.hint.enqueue, game.public_id, game.ply))
+            hooks.on_commit(hooks.hint_asked, sender=Game, public_id=game.public_id, ply=game.ply)
     return game
 
 
@@ -492,7 +494,8 @@ def resign(public_id: str, tokens: Tokens) -> Game:
         if game.status == Game.Status.WAITING:
             raise NotStarted("the game has not started: nobody has joined to win it")
         loser = game.turn if len(seated) == 2 else seated.pop()
-        game.save_change(*finish(game, Color(loser).opponent.value, Game.Status.RESIGNED))
+        winner = Color(loser).opponent.value
+        game.save_change(*finish(game, Outcome(winner, Game.Status.RESIGNED)))
     return game
 
 
@@ -513,7 +516,7 @@ def rematch(public_id: str, tokens: Tokens) -> tuple[Game, dict[str, str]]:
         if existing is not None:
             # Colours swap: whoever played ``color`` here plays its opponent there.
             mine = {Color(color).opponent.value for color in seated}
-            if free_seat(existing) in mine:
+            if existing.free_seat() in mine:
                 _, color, token = join(existing.public_id, previous=tokens)
                 return existing, {color: token}
             return existing, {}

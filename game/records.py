@@ -22,6 +22,10 @@ Reading is forgiving, as the notation is: the header is optional (a bare list of
 moves is a record), moves may be numbered or not, separated by spaces, commas or
 lines, in any case. What cannot be read is refused, saying where and why; nothing
 is skipped in silence.
+
+The format is the site's; what it holds is the game kind's (``game.kinds``): the
+options' tags come from its codec, the moves are split by its notation
+(``split_moves``), the positions are its engine's.
 """
 
 from __future__ import annotations
@@ -31,14 +35,10 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from game.engine import (
-    Color,
-    InvalidPositionError,
-    MoveError,
-    Position,
-    Rules,
-    parse_move,
-)
+from game.grid import Color, InvalidPositionError, MoveError
+from game.kinds import GameKind, GamePosition
+from game.options import OptionError, Options
+from game.registry import DEFAULT, kind_of
 
 __all__ = [
     "MAX_BYTES",
@@ -55,9 +55,9 @@ MAX_BYTES = 64 * 1024
 MAX_PLIES = 500
 
 RESULTS = ("dark", "light", "tie")
-ENDS = ("no-moves", "resigned")
-# Tags the reader makes from the rules, the start and the end, in this order.
-RULE_TAGS = ("SpecialStones", "Scoring", "Wraparound", "Position", "Result", "End")
+RESIGNED = "resigned"
+# Tags the reader makes from the start and the end, after the options' own.
+GAME_TAGS = ("Position", "Result", "End")
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _SCORE_LINE = re.compile(
@@ -65,13 +65,6 @@ _SCORE_LINE = re.compile(
 )
 # One move of a record: a pass, or an optional stone letter, a square and, for a
 # thunder move, its removals. What follows a square must not run on into a word.
-_MOVE = re.compile(
-    r"(?:pass|(?:[tw]\s*)?[a-g]\s*\d+(?:\s*x\s*[a-g]\s*\d+(?:\s*/\s*[a-g]\s*\d+)*)?)(?![a-z0-9])",
-    re.IGNORECASE,
-)
-_NUMBER = re.compile(r"\d+\s*\.+|\.\.\.|…")
-_SEPARATOR = re.compile(r"[\s,;]+")
-_ON_OFF = {"on": True, "off": False}
 
 
 class RecordError(ValueError):
@@ -87,16 +80,21 @@ class Record:
     """
 
     tags: tuple[tuple[str, str], ...]
-    rules: Rules
-    start: Position
+    rules: Options
+    start: GamePosition
     moves: tuple[str, ...]  # the notation as the engine writes it
     result: str  # "dark", "light", "tie", or "" while the game goes on
-    end: str  # "no-moves", "resigned", or ""
-    final: Position
+    end: str  # the rules' end ("no-moves"), "resigned", or ""
+    final: GamePosition
 
-    def position(self, ply: int) -> Position:
+    @property
+    def kind(self) -> GameKind:
+        """The kind of game recorded."""
+        return kind_of(self.rules)
+
+    def position(self, ply: int) -> GamePosition:
         """The position after the first ``ply`` moves."""
-        return Position.replay(self.rules, self.moves[:ply], self.start)
+        return self.kind.replay(self.start, self.moves[:ply])
 
     @property
     def text(self) -> str:
@@ -106,9 +104,9 @@ class Record:
 
 def make_record(
     *,
-    rules: Rules,
+    rules: Options,
     moves: Iterable[str],
-    start: Position | None = None,
+    start: GamePosition | None = None,
     result: str = "",
     end: str = "",
     tags: Iterable[tuple[str, str]] = (),
@@ -116,7 +114,8 @@ def make_record(
     """A record of these moves from ``start`` (the empty board by default), checked
     by replaying them. Raises ``RecordError`` for a move the rules refuse or an end
     the moves do not lead to."""
-    first = start if start is not None else Position.start(rules)
+    kind = kind_of(rules)
+    first = start if start is not None else kind.start(rules)
     moves = tuple(moves)
     if len(moves) > MAX_PLIES:
         raise RecordError(f"a record has at most {MAX_PLIES} moves; this one has {len(moves)}")
@@ -126,28 +125,32 @@ def make_record(
             position = position.play(move)
         except MoveError as error:
             raise RecordError(f"{_which(ply, first.turn)}: {error}") from None
-    result, end = _ending(position, result, end)
-    kept = tuple((name, value) for name, value in tags if name not in RULE_TAGS)
+    result, end = _ending(kind, position, result, end)
+    made = (*rules.tag_names(), *GAME_TAGS)
+    kept = tuple((name, value) for name, value in tags if name not in made)
     return Record(kept, rules, first, position.record, result, end, position)
 
 
-def _ending(position: Position, result: str, end: str) -> tuple[str, str]:
+def _ending(kind: GameKind, position: GamePosition, result: str, end: str) -> tuple[str, str]:
     """The result and end a record's last position allows, or ``RecordError``."""
     if result not in ("", *RESULTS):
         raise RecordError(f"result: {result!r} is not dark, light, tie or *")
-    if end not in ("", *ENDS):
-        raise RecordError(f"end: {end!r} is not no-moves or resigned")
-    if position.is_over:
-        if end == "resigned":
-            raise RecordError("the game cannot end by resignation: neither side can move")
-        if result and result != position.result:
+    ends = (*kind.ends, RESIGNED)
+    if end not in ("", *ends):
+        raise RecordError(f"end: {end!r} is not {' or '.join(ends)}")
+    outcome = position.outcome()
+    if outcome is not None:
+        if end == RESIGNED:
+            words = kind.ends[outcome.reason]
+            raise RecordError(f"the game cannot end by resignation: {words[:1].lower()}{words[1:]}")
+        if result and result != outcome.result:
             raise RecordError(
-                f"the result says {result}, but the moves end the game: {position.result}"
+                f"the result says {result}, but the moves end the game: {outcome.result}"
             )
-        return position.result, "no-moves"
-    if end == "no-moves":
+        return outcome.result, outcome.reason
+    if end in kind.ends:
         raise RecordError("the game did not end: after the last move there are moves to play")
-    if end == "resigned":
+    if end == RESIGNED:
         if result not in ("dark", "light"):
             raise RecordError("a game ended by resignation has a winner: dark or light")
         return result, end
@@ -158,14 +161,8 @@ def _ending(position: Position, result: str, end: str) -> tuple[str, str]:
 
 def write_record(record: Record) -> str:
     """The record as text: its tags, its moves numbered in pairs, its score line."""
-    rules = record.rules
-    tags = [
-        *record.tags,
-        ("SpecialStones", "on" if rules.special_stones else "off"),
-        ("Scoring", rules.scoring),
-        ("Wraparound", "on" if rules.wraparound else "off"),
-    ]
-    if record.start != Position.start(rules):
+    tags = [*record.tags, *record.rules.to_tags()]
+    if not record.kind.is_start(record.start):
         tags.append(("Position", record.start.to_text()))
     tags.append(("Result", record.result or "*"))
     if record.end:
@@ -193,26 +190,32 @@ def _numbered(moves: Sequence[str], first: Color) -> list[str]:
     return lines
 
 
-def read_record(text: str, rules: Rules | None = None) -> Record:
-    """The record ``text`` holds: a header and moves, or moves alone.
+def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAULT) -> Record:
+    """The record ``text`` holds: a header and moves, or moves alone, of a game of
+    ``kind`` (of ``rules``' kind when they are given).
 
-    ``rules`` are the rules of a record whose header does not name them. Raises
+    ``rules`` are the options of a record whose header does not name them. Raises
     ``RecordError`` saying where and why for anything that cannot be read.
     """
+    if rules is not None:
+        kind = kind_of(rules)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise RecordError(f"a record is at most {MAX_BYTES // 1024} kB; this text is larger")
     if re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text):
         raise RecordError("this is not a record: it holds characters that are not text")
     tags, body = _read_tags(text)
-    rules = _rules(tags, rules or Rules())
-    start = Position.start(rules)
+    try:
+        rules = kind.rules.from_tags(tags, rules)
+    except OptionError as error:
+        raise RecordError(str(error)) from None
+    start = kind.start(rules)
     if "Position" in tags:
         try:
-            start = Position.from_text(tags["Position"], rules)
+            start = kind.from_text(tags["Position"], rules)
         except InvalidPositionError as error:
             raise RecordError(f"the Position tag: {error}") from None
     body, score = _score_line(body)
-    moves = _read_moves(body, start)
+    moves = _read_moves(kind, body, start)
     result = tags.get("Result", "*").strip().lower()
     record = make_record(
         rules=rules,
@@ -253,27 +256,6 @@ def _read_tags(text: str) -> tuple[dict[str, str], str]:
     return tags, "\n".join(lines[index:])
 
 
-def _rules(tags: dict[str, str], default: Rules) -> Rules:
-    """The rules the tags name, each missing one taken from ``default``."""
-
-    def on_off(name: str, fallback: bool) -> bool:
-        if name not in tags:
-            return fallback
-        value = tags[name].strip().lower()
-        if value not in _ON_OFF:
-            raise RecordError(f"the {name} tag: {tags[name]!r} is not on or off")
-        return _ON_OFF[value]
-
-    scoring = tags.get("Scoring", default.scoring).strip().lower()
-    if scoring not in ("standard", "simple"):
-        raise RecordError(f"the Scoring tag: {tags['Scoring']!r} is not standard or simple")
-    return Rules(
-        special_stones=on_off("SpecialStones", default.special_stones),
-        scoring=scoring,
-        wraparound=on_off("Wraparound", default.wraparound),
-    )
-
-
 def _score_line(body: str) -> tuple[str, tuple[int, int] | None]:
     """The moves without the score line at their end, and the score it gives."""
     found = _SCORE_LINE.search(body)
@@ -282,31 +264,17 @@ def _score_line(body: str) -> tuple[str, tuple[int, int] | None]:
     return body[: found.start()], (int(found[1]), int(found[2]))
 
 
-def _read_moves(body: str, start: Position) -> list[str]:
-    """The moves of a record's body, in the order written; checked one by one only
-    for their form here (``make_record`` plays them)."""
+def _read_moves(kind: GameKind, body: str, start: GamePosition) -> list[str]:
+    """The moves of a record's body, in the order written, split by the kind's
+    notation; checked one by one only for their form here (``make_record`` plays them)."""
     moves: list[str] = []
-    position = 0
-    while position < len(body):
-        for pattern in (_SEPARATOR, _NUMBER):
-            skipped = pattern.match(body, position)
-            if skipped:
-                position = skipped.end()
-                break
-        else:
-            found = _MOVE.match(body, position)
-            word = re.match(r"\S+", body[position:])[0]
-            where = _which(len(moves) + 1, start.turn)
-            if found is None:
-                raise RecordError(f"{where}: {word[:30]!r} is not a move")
-            try:
-                parse_move(found[0])
-            except MoveError as error:
-                raise RecordError(f"{where}: {error}") from None
-            moves.append(found[0])
+    try:
+        for move in kind.split_moves(body):
+            moves.append(move)
             if len(moves) > MAX_PLIES:
                 raise RecordError(f"a record has at most {MAX_PLIES} moves; this one has more")
-            position = found.end()
+    except MoveError as error:
+        raise RecordError(f"{_which(len(moves) + 1, start.turn)}: {error}") from None
     return moves
 
 

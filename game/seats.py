@@ -65,4 +65,5 @@ def my_games(request: HttpRequest) -> list[BrowserGame]:
     browser = browser_id(request)
     if not browser:
         return []
-    return list(BrowserGame.objects.filter(browser=browser).select_related("game"))
+    entries = BrowserGame.objects.filter(browser=browser).select_related("game")
+    return list(entries.prefetch_related("game__seats"))

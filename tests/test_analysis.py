@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from game.bots import analyse
 from game.engine import Color, Position, Rules
 from game.graph import estimate_graph, turning_points
+from game.maerstanas.bots import analyse
 from tests.support.exact import minimax
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -30,7 +30,14 @@ def new_friend_game(client: Client, **body) -> dict:
 
 def snapshot(game_id: str) -> tuple:
     game = Game.objects.get(public_id=game_id)
-    return (game.revision, game.ply, game.record_text, game.status, game.dark_seat, game.light_seat)
+    return (
+        game.revision,
+        game.ply,
+        game.record_text,
+        game.status,
+        game.seat_hash("dark"),
+        game.seat_hash("light"),
+    )
 
 
 @pytest.fixture
@@ -49,7 +56,7 @@ def test_creating_a_friend_game_answers_its_seat_and_invite(client):
     assert created["color"] == "light"
     assert created["url"] == f"http://testserver/g/{game.public_id}/"
     assert created["invite_url"].endswith(f"/g/{game.public_id}/invite/{play.invite_code(game)}/")
-    assert game.holds_seat("light", created["token"]) and not game.dark_seat
+    assert game.holds_seat("light", created["token"]) and not game.seat_hash("dark")
     assert game.rules == Rules(special_stones=False, scoring="simple", wraparound=True)
     assert game.status == Game.Status.WAITING
 
@@ -273,6 +280,7 @@ def test_the_state_is_the_page_contracts_json(client):
     position = Position.replay(game.rules, ["A1", "B1"])
     assert client.get(f"/api/games/{game.public_id}").json() == {
         "id": game.public_id,
+        "game": "maerstanas",
         "rules": {"special_stones": True, "scoring": "simple", "wraparound": True},
         "mode": "friend",
         "players": {"dark": {"kind": "human"}, "light": {"kind": "human"}},
@@ -433,3 +441,85 @@ def test_a_failure_under_api_is_json_and_elsewhere_the_sites_page(client, monkey
     }
     page = api.server_error(RequestFactory().get(f"/g/{created['id']}/"))
     assert page.status_code == 500 and b"<html" in page.content.lower()
+
+
+# --- Games that did not start on the empty board -----------------------------------------
+
+# Stones on A2, C2 and B3 (dark, light, dark), light to move, both holding their
+# special stones: T B2 clears all three.
+SET_UP = "......./S.s..../.S...../......./......./......./....... l TWtw"
+
+
+def api_state(client: Client, game: Game) -> dict:
+    reply = client.get(f"/api/games/{game.public_id}")
+    assert reply.status_code == 200, reply.content
+    return reply.json()
+
+
+def assert_the_state_is_the_games(state: dict, position: Position) -> None:
+    """The API's position, turn and legal moves are those of ``position``, the game as
+    the engine plays it from where it really started."""
+    assert state["position"] == position.to_text()
+    assert state["turn"] == position.turn.value
+    assert state["legal"] == [str(move) for move in position.legal_moves()]
+    assert state["score"] == {"dark": position.score().dark, "light": position.score().light}
+
+
+def seat_of(client: Client, game: Game) -> dict[str, str]:
+    return client.session["seats"][game.public_id]
+
+
+def test_a_game_played_on_from_a_set_up_position_reads_as_that_game(client):
+    reply = client.post("/p/continue", {"text": SET_UP, "mode": "hotseat"})
+    game = Game.objects.get(public_id=reply["Location"].split("/")[2])
+    start = Position.from_text(SET_UP, Rules())
+    state = api_state(client, game)
+    assert state["record"] == [] and state["ply"] == 0
+    assert_the_state_is_the_games(state, start)
+    assert "T B2" in state["legal"]
+    play.make_move(game.public_id, seat_of(client, game), "T B2", expected_ply=0)
+    state = api_state(client, game)
+    assert state["record"] == ["T B2xA2/C2/B3"]
+    assert_the_state_is_the_games(state, start.play("T B2"))
+    # A player playing one of its legal moves is never refused.
+    played = play.make_move(game.public_id, seat_of(client, game), state["legal"][0], 1)
+    assert_the_state_is_the_games(
+        api_state(client, played), start.play("T B2").play(state["legal"][0])
+    )
+
+
+def test_an_imported_game_and_its_continuation_read_as_those_games(client):
+    record = f'[Position "{SET_UP}"]\n1. ... T B2 2. D4'
+    reply = client.post("/import/", {"record": record})
+    imported = Game.objects.get(public_id=reply["Location"].split("/")[2])
+    start = Position.from_text(SET_UP, Rules())
+    state = api_state(client, imported)
+    assert state["record"] == ["T B2xA2/C2/B3", "D4"]
+    assert_the_state_is_the_games(state, start.play("T B2").play("D4"))
+    # Continued from its first move, against the computer's weakest level.
+    reply = client.post(
+        f"/g/{imported.public_id}/continue",
+        {"ply": "1", "mode": "hotseat"},
+    )
+    game = Game.objects.get(public_id=reply["Location"].split("/")[2])
+    assert game.start_text == SET_UP
+    state = api_state(client, game)
+    assert state["record"] == ["T B2xA2/C2/B3"]
+    assert_the_state_is_the_games(state, start.play("T B2"))
+    game = play.make_move(game.public_id, seat_of(client, game), "E5", expected_ply=1)
+    state = api_state(client, game)
+    assert state["record"] == ["T B2xA2/C2/B3", "E5"]
+    assert_the_state_is_the_games(state, start.play("T B2").play("E5"))
+
+
+def test_a_game_continued_from_a_moment_of_another_reads_as_that_game(client):
+    game, tokens = play.create_game("hotseat", Rules(), start=Position.from_text(SET_UP))
+    for ply, move in enumerate(["T B2", "D4", "E4"]):
+        game = play.make_move(game.public_id, tokens, move, ply)
+    reply = client.post(f"/g/{game.public_id}/continue", {"ply": "2", "mode": "hotseat"})
+    new = Game.objects.get(public_id=reply["Location"].split("/")[2])
+    position = Position.from_text(SET_UP).play("T B2").play("D4")
+    assert_the_state_is_the_games(api_state(client, new), position)
+    new = play.make_move(new.public_id, seat_of(client, new), "W D4", expected_ply=2)
+    assert_the_state_is_the_games(api_state(client, new), position.play("W D4"))
+    assert api_state(client, new)["record"] == ["T B2xA2/C2/B3", "D4", "W D4"]

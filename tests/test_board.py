@@ -6,8 +6,9 @@ import pytest
 from django.template import engines
 
 from game import fragments
-from game.board import Choice, Outcome, announcement, describe, draw_board, move_list
 from game.engine import Color, Position, Rules, Stone
+from game.grid import Outcome
+from game.maerstanas.drawing import Choice, announcement, describe, draw_board, move_list, why
 from tests.support.diagrams import CHECKERBOARD, board
 
 pytestmark = pytest.mark.usefixtures("settings")  # static URLs without a collected manifest
@@ -132,7 +133,7 @@ def test_status_and_announcement_of_a_game_going_on():
 
 
 @pytest.mark.parametrize(
-    "outcome, headline, why, result_text",
+    "outcome, headline, words, result_text",
     [
         (Outcome("dark", "resigned"), "Light resigned: dark wins", "Light resigned", "Dark wins"),
         (
@@ -149,11 +150,12 @@ def test_status_and_announcement_of_a_game_going_on():
         ),
     ],
 )
-def test_status_of_a_finished_game_says_why(outcome, headline, why, result_text):
+def test_status_of_a_finished_game_says_why(outcome, headline, words, result_text):
     position = Position.replay(Rules(), ["A1", "G7"])
     status = describe(position, outcome, EVERYONE)
     assert (status.turn, status.result, status.headline) == ("", outcome.result, headline)
-    assert (outcome.why, outcome.result_text) == (why, result_text)
+    assert (status.why, status.result_text) == (words, result_text)
+    assert why(outcome) == words
     assert announcement(position, status) == f"Light played G7. {headline}. Dark: 2, Light: 2."
 
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 import pytest
 
 from game import bots
-from game.bots import reference, search
 from game.engine import PASS, Move, Position, Rules
+from game.maerstanas.bots import reference, search
 from tests.support.diagrams import CHECKERBOARD, board
 from tests.support.exact import minimax
 

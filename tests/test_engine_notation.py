@@ -28,6 +28,7 @@ from game.engine import (
     parse_move,
     parse_square,
 )
+from game.maerstanas.notation import read_position_text, split_moves, write_position_text
 from tests.support.diagrams import CHECKERBOARD, board
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -479,7 +480,103 @@ def test_color_and_stone_are_string_enums():
     assert f"{Color.LIGHT}" == "light"
 
 
+# --- The moves of a record and lenient position text ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "moves"),
+    [
+        ("", []),
+        ("D4 E4", ["D4", "E4"]),
+        ("1. D4 E4\n2. T C3xD3 W E4", ["D4", "E4", "T C3xD3", "W E4"]),
+        ("d4,e4;  pass", ["d4", "e4", "pass"]),
+        ("1... E4 2. t c3 x d3 / c4", ["E4", "t c3 x d3 / c4"]),
+        ("… D4", ["D4"]),
+    ],
+)
+def test_the_moves_of_a_record_are_split_by_the_notation(text, moves):
+    assert list(split_moves(text)) == moves
+    for move in moves:
+        parse_move(move)  # each is a move the engine reads
+
+
+@pytest.mark.parametrize(
+    ("text", "read", "message"),
+    [
+        ("D4 E4 castles", ["D4", "E4"], "'castles' is not a move"),
+        ("D4 H9", ["D4"], "'H9' is not a move"),
+        ("D4 A9", ["D4"], "'A9' is not a move: squares run A1 to G7"),
+        ("T D4xC4/C4", [], "a removed square is listed twice"),
+        ("D4 E4x", ["D4"], "'E4x' is not a move"),
+    ],
+)
+def test_a_record_s_moves_stop_at_the_first_word_that_is_not_one(text, read, message):
+    found = []
+    with pytest.raises(InvalidMoveError, match=re.escape(message)):
+        for move in split_moves(text):
+            found.append(move)
+    assert found == read
+
+
+def test_lenient_position_text_gives_every_square_and_no_error():
+    text = "T.s..../.S...../......./...w.../..t..../......./W.....s l wT"
+    found = read_position_text(text)
+    assert found == (text.split()[0].replace("/", ""), "l", "Tw", "")
+    assert found.rows[0] == "T.s...." and len(found.rows) == 7
+    assert read_position_text(START_TEXT).hand == "TWtw"
+    assert read_position_text(START_TEXT.replace("TWtw", "-")).hand == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "board", "side", "error"),
+    [
+        ("", "", "", "'' is not position text"),
+        (EMPTY_ROWS + " d", "", "", "is not position text"),
+        (EMPTY_ROWS.replace("/", "", 1) + " d -", "", "", "is not a board"),
+        ("x" + EMPTY_ROWS[1:] + " d -", "", "", "'x' on A1 is not a square"),
+        (EMPTY_ROWS + " x -", "." * 49, "", "'x' is not a side to move"),
+        (EMPTY_ROWS + " d TT", "." * 49, "d", "'TT' is not a list of special stones"),
+        (EMPTY_ROWS + " l Tq", "." * 49, "l", "'Tq' is not a list of special stones"),
+    ],
+)
+def test_lenient_position_text_reads_what_it_can_and_names_the_first_error(
+    text, board, side, error
+):
+    found = read_position_text(text)
+    assert (found.board, found.side, found.hand) == (board, side, "")
+    assert error in found.error
+    with pytest.raises(InvalidPositionError) as refused:
+        Position.from_text(text, Rules())
+    assert str(refused.value) == found.error
+
+
+def test_position_text_is_written_from_its_parts():
+    assert write_position_text("." * 49, "d", "wWtT") == START_TEXT
+    assert write_position_text("S" + "." * 48, "l", "") == "S....../" + EMPTY_ROWS[8:] + " l -"
+
+
 # --- The engine stays pure -----------------------------------------------------------
+
+
+# The engine's modules: the shared board, the options codec and Mǽrstánas's own
+# folder but for the site's side of it (drawing, pictures: game.maerstanas.site).
+ENGINE_MODULES = {
+    "game.engine": "game/engine.py",
+    "game.grid": "game/grid.py",
+    "game.options": "game/options.py",
+    "game.bots": "game/bots.py",
+    "game.maerstanas": "game/maerstanas/__init__.py",
+    "game.maerstanas.engine": "game/maerstanas/engine.py",
+    "game.maerstanas.notation": "game/maerstanas/notation.py",
+    "game.maerstanas.rules": "game/maerstanas/rules.py",
+    "game.maerstanas.bitboards": "game/maerstanas/bitboards.py",
+    "game.maerstanas.lessons": "game/maerstanas/lessons.py",
+    "game.maerstanas.bots": "game/maerstanas/bots/__init__.py",
+    "game.maerstanas.bots.levels": "game/maerstanas/bots/levels.py",
+    "game.maerstanas.bots.search": "game/maerstanas/bots/search.py",
+    "game.maerstanas.bots.reference": "game/maerstanas/bots/reference.py",
+    "game.maerstanas.bots.analysis": "game/maerstanas/bots/analysis.py",
+}
 
 
 def _imported_modules(source: str) -> set[str]:
@@ -488,24 +585,26 @@ def _imported_modules(source: str) -> set[str]:
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0, "the engine imports nothing from its own package"
+            assert node.level == 0, "the engine imports by absolute names"
             names.add(node.module)
         elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "__import__":
             names.add("__import__")
     return names
 
 
-def test_engine_source_imports_only_the_standard_library():
-    source = (ROOT / "game" / "engine.py").read_text(encoding="utf-8")
+@pytest.mark.parametrize("module", sorted(ENGINE_MODULES))
+def test_engine_source_imports_only_the_standard_library_and_the_engine(module):
+    source = (ROOT / ENGINE_MODULES[module]).read_text(encoding="utf-8")
     modules = _imported_modules(source)
-    assert modules, "the parser found the engine's imports"
+    assert modules, "the parser found the module's imports"
     assert not {m for m in modules if m.split(".")[0] == "django"}
-    assert {m.split(".")[0] for m in modules} <= sys.stdlib_module_names
+    outside = {m for m in modules if m.split(".")[0] not in sys.stdlib_module_names}
+    assert outside <= set(ENGINE_MODULES), f"{module} imports {outside - set(ENGINE_MODULES)}"
 
 
-def test_importing_the_engine_loads_no_django():
+def test_importing_the_engine_and_its_players_loads_no_django():
     script = (
-        "import sys, game.engine\n"
+        "import sys, game.engine, game.bots, game.maerstanas.lessons\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))\n"
     )
     done = subprocess.run(

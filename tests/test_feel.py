@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 
 from game import play
-from game.board import draw_board
 from game.engine import Color, Position, Rules, Stone
+from game.maerstanas.drawing import draw_board
 
 pytestmark = pytest.mark.django_db
 

@@ -204,8 +204,8 @@ def placeholders(games: dict[str, Game], tokens: dict[str, dict[str, str]]) -> d
             f"{key}.invite": code,
             f"{key}.invite_upper": code.upper(),
             f"{key}.invite_chopped": code[:-1],
-            f"{key}.dark_hash": game.dark_seat,
-            f"{key}.light_hash": game.light_seat,
+            f"{key}.dark_hash": game.seat_hash("dark"),
+            f"{key}.light_hash": game.seat_hash("light"),
         }
         for color, token in tokens[key].items():
             values |= {

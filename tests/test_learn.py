@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from game import lessons
 from game.engine import SQUARES, Color, Position, Stone, parse_move, parse_square
-from game.lessons import BY_SLUG, LESSONS, attempt
+from game.maerstanas import lessons
+from game.maerstanas.lessons import BY_SLUG, LESSONS, attempt
 
 pytestmark = pytest.mark.django_db  # the pages' tests; no lesson writes to it
 
@@ -99,6 +99,7 @@ def test_an_attempt_says_exactly_what_became_of_the_move():
         False,
         "",
         refused="'zz' is not a move: write a square like E4, or T E4, W E4, Pass",
+        unreadable=True,
     )
     assert attempt(lesson, "d3") == lessons.Attempt(
         "D3", start, False, "", refused="D3 cannot be played: D3 is taken"

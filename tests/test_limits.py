@@ -68,7 +68,7 @@ def test_the_api_answers_a_429_in_json_and_changes_nothing():
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert json.loads(refused.content)["error"].startswith("too many requests")
     game.refresh_from_db()
-    assert game.light_seat == ""
+    assert game.seat_hash("light") == ""
 
 
 def test_limits_can_be_turned_off(client, settings):

@@ -58,3 +58,75 @@ def test_finished_games_get_the_reason_they_ended_and_back():
         "waiting": ("waiting", ""),
     }
     migrate(latest())
+
+
+SEATS_BEFORE = [("game", "0005_review_takeback_my_games_analysis")]
+SEATS_AFTER = [("game", "0006_kinds_options_seats")]
+
+
+def test_games_get_their_kind_options_and_seat_rows_and_back():
+    apps = migrate(SEATS_BEFORE)
+    old_game(apps, "hotseat", dark_seat="d" * 64, light_seat="l" * 64)
+    old_game(
+        apps,
+        "computer",
+        mode="computer",
+        dark_seat="d" * 64,
+        light_level="wita",
+        special_stones=False,
+        scoring="simple",
+        wraparound=True,
+    )
+    old_game(apps, "waiting", mode="friend", status="waiting", light_seat="l" * 64)
+    old_game(apps, "imported", mode="imported", status="no-moves", result="tie")
+    Analysis = apps.get_model("game", "Analysis")
+    Analysis.objects.create(key=f"Ssw {'/'.join(['.......'] * 7)} d TWtw")
+
+    apps = migrate(SEATS_AFTER)
+    Game = apps.get_model("game", "Game")
+    Seat = apps.get_model("game", "Seat")
+    games = {g.public_id: (g.kind, g.options) for g in Game.objects.all()}
+    plain = {"special_stones": True, "scoring": "standard", "wraparound": False}
+    assert games == {
+        "hotseat": ("maerstanas", plain),
+        "computer": (
+            "maerstanas",
+            {"special_stones": False, "scoring": "simple", "wraparound": True},
+        ),
+        "waiting": ("maerstanas", plain),
+        "imported": ("maerstanas", plain),
+    }
+    seats = sorted(
+        (seat.game.public_id, seat.color, seat.token_hash[:1], seat.level)
+        for seat in Seat.objects.select_related("game")
+    )
+    assert seats == [
+        ("computer", "dark", "d", ""),
+        ("computer", "light", "", "wita"),
+        ("hotseat", "dark", "d", ""),
+        ("hotseat", "light", "l", ""),
+        ("waiting", "light", "l", ""),
+    ]
+    assert apps.get_model("game", "Analysis").objects.get().kind == "maerstanas"
+
+    apps = migrate(SEATS_BEFORE)
+    Game = apps.get_model("game", "Game")
+    columns = {
+        g.public_id: (
+            g.special_stones,
+            g.scoring,
+            g.wraparound,
+            g.dark_seat[:1],
+            g.light_seat[:1],
+            g.dark_level,
+            g.light_level,
+        )
+        for g in Game.objects.all()
+    }
+    assert columns == {
+        "hotseat": (True, "standard", False, "d", "l", "", ""),
+        "computer": (False, "simple", True, "d", "", "", "wita"),
+        "waiting": (True, "standard", False, "", "l", "", ""),
+        "imported": (True, "standard", False, "", "", "", ""),
+    }
+    migrate(latest())

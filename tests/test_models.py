@@ -32,6 +32,8 @@ def assert_cache_matches_replay(game: Game) -> None:
         played.color.value for played in position.history
     ]
     assert game.position() == position and game.position().record == position.record
+    assert game.position(history=False) == position  # the cached text, the same position
+    assert game.position(history=False).history == ()
     assert game.position_text == position.to_text()
     assert (game.dark_score, game.light_score) == tuple(position.score())
     assert game.turn == ("" if position.is_over else position.turn.value)
@@ -131,3 +133,38 @@ def test_the_locked_game_is_a_saved_game_of_the_database_it_came_from():
     assert locked == game and locked.position_text == game.position_text
     assert locked._state.db == "default" and not locked._state.adding
     assert Game.objects.locked("nosuchgame") is None
+
+
+def test_the_locked_game_reads_its_values_as_the_orm_does():
+    game, _ = play.create_game("computer", Rules(scoring="simple"), "light", level="cild")
+    game.tags = {"Event": "a test"}
+    game.save(update_fields=["tags"])
+    with transaction.atomic():
+        locked = Game.objects.locked(game.public_id)
+    fresh = Game.objects.get(pk=game.pk)
+    for field in Game._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(fresh, field.attname), field.name
+    assert locked.rules == Rules(scoring="simple") and locked.tags == {"Event": "a test"}
+    assert locked.level_of("dark") == "cild" and locked.seat("light").token_hash
+
+
+def test_a_game_continued_from_a_position_replays_from_it():
+    start = Position.from_text("S....../.s...../......./......./......./......./....... l TWt")
+    game, tokens = play.create_game("hotseat", Rules(), start=start, moves=["T C1"])
+    game = play.make_move(game.public_id, tokens, "D4", expected_ply=1)
+    assert_cache_matches_replay(game)
+    assert game.start_text == start.to_text() and game.start() == start
+    assert game.position(1) == start.play("T C1") and game.position(0) == start
+    assert game.position() is game.position()  # read once while the record stands
+
+
+def test_a_games_seats_are_read_once_and_again_after_a_reload(django_assert_num_queries):
+    game, tokens = play.create_game("friend", Rules(), "dark")
+    game = Game.objects.get(pk=game.pk)
+    with django_assert_num_queries(1):
+        assert game.free_seat() == "light" and game.seat_hash("dark")
+        assert game.players == {"dark": {"kind": "human"}, "light": {"kind": "human"}}
+    play.join(game.public_id, play.invite_code(game))
+    assert game.free_seat() == "light"  # as read
+    game.refresh_from_db()
+    assert game.free_seat() is None and game.holds_seat("dark", tokens["dark"])

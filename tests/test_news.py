@@ -12,7 +12,7 @@ from django.db import connections
 from game import live, play
 from game.engine import Rules
 from game.live import News, Newsroom
-from game.views import _whole
+from game.views.common import whole as _whole
 from tests.support import aio
 
 

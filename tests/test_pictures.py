@@ -7,9 +7,9 @@ import io
 import pytest
 from PIL import Image
 
-from game import pictures
 from game.engine import Position, Rules
-from game.pictures import BOARD, board_png, layout
+from game.maerstanas import pictures
+from game.maerstanas.pictures import BOARD, board_png, layout
 
 MOVES = ["D4", "E4", "T E5", "A7", "W A7", "C3"]
 

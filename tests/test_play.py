@@ -10,7 +10,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from game import play
-from game.engine import IllegalMoveError, InvalidMoveError, Position, Rules
+from game.engine import IllegalMoveError, InvalidMoveError, Outcome, Position, Rules
 from game.models import Game, Move
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def test_friend_game_waits_for_the_invited_player():
     game, tokens = play.create_game("friend", Rules(), "light")
     assert set(tokens) == {"light"}
     assert game.status == Game.Status.WAITING
-    assert play.free_seat(game) == "dark"
+    assert game.free_seat() == "dark"
 
 
 def test_random_colour_gives_the_creator_one_seat():
@@ -81,7 +81,7 @@ def test_join_with_a_wrong_invite_is_refused():
     with pytest.raises(play.NotSeated, match="not valid"):
         play.join(game.public_id, "0" * 32)
     game.refresh_from_db()
-    assert play.free_seat(game) == "light"
+    assert game.free_seat() == "light"
 
 
 def test_make_move_writes_the_move_and_refreshes_the_cache():
@@ -162,7 +162,7 @@ def test_forced_pass_is_played_automatically_and_written():
             play.make_move(game.public_id, tokens, text)
     assert game.logged_record() == record
     game.refresh_from_db()
-    assert game.status == Game.Status.NO_MOVES
+    assert game.status == "no-moves"
     final = Position.replay(Rules(), record)
     assert (game.dark_score, game.light_score) == tuple(final.score())
     assert game.result == final.result
@@ -196,13 +196,15 @@ def test_a_resigned_game_keeps_who_resigned():
 def test_finish_refuses_a_game_already_over_and_unknown_reasons():
     game, tokens = hotseat()
     with pytest.raises(ValueError, match="cannot end"):
-        play.finish(game, "dark", Game.Status.ACTIVE)
+        play.finish(game, Outcome("dark", Game.Status.ACTIVE))
     with pytest.raises(ValueError, match="cannot end"):
-        play.finish(game, "nobody", Game.Status.RESIGNED)
-    assert play.finish(game, "tie", Game.Status.NO_MOVES) == ["status", "result", "turn"]
+        play.finish(game, Outcome("dark", "checkmate"))  # no end of this kind's
+    with pytest.raises(ValueError, match="cannot end"):
+        play.finish(game, Outcome("nobody", Game.Status.RESIGNED))
+    assert play.finish(game, Outcome("tie", "no-moves")) == ["status", "result", "turn"]
     assert (game.status, game.result, game.turn) == ("no-moves", "tie", "")
     with pytest.raises(play.GameFinished):
-        play.finish(game, "dark", Game.Status.RESIGNED)
+        play.finish(game, Outcome("dark", Game.Status.RESIGNED))
 
 
 def test_an_ended_game_without_a_result_cannot_be_stored():
@@ -263,7 +265,7 @@ def test_the_creator_cannot_take_the_other_seat_of_their_own_game():
     with pytest.raises(play.PlayError, match="you play dark in this game already"):
         play.join(game.public_id, play.invite_code(game), held=dark)
     game.refresh_from_db()
-    assert game.light_seat == "" and game.status == Game.Status.WAITING
+    assert game.seat("light") is None and game.status == Game.Status.WAITING
 
 
 def test_a_finished_game_cannot_be_joined_back_to_life():
@@ -271,12 +273,11 @@ def test_a_finished_game_cannot_be_joined_back_to_life():
     play.join(game.public_id, play.invite_code(game))
     play.resign(game.public_id, dark)
     game.refresh_from_db()
-    game.light_seat = ""  # as if the seat were free: the end still stands
-    game.save()
+    game.seats.filter(color="light").delete()  # as if the seat were free: the end stands
     with pytest.raises(play.GameFinished):
         play.join(game.public_id, play.invite_code(game))
     game.refresh_from_db()
-    assert game.status == Game.Status.RESIGNED and game.light_seat == ""
+    assert game.status == Game.Status.RESIGNED and game.seat("light") is None
 
 
 def test_a_browser_holding_both_seats_of_a_friend_game_can_start_its_rematch():
@@ -297,7 +298,7 @@ def test_rematch_swaps_colours_and_seats_the_other_player_when_they_ask():
     new, new_tokens = play.rematch(game.public_id, dark)
     assert set(new_tokens) == {"light"}  # the old dark player now plays light
     assert new.rematch_of_id == game.id
-    assert (new.scoring, new.wraparound, new.special_stones) == ("simple", True, True)
+    assert new.rules == Rules(special_stones=True, scoring="simple", wraparound=True)
     assert new.status == Game.Status.WAITING
 
     again, their_tokens = play.rematch(game.public_id, {"light": light})
@@ -325,15 +326,15 @@ def test_two_moves_at_once_queue_and_the_second_is_refused(monkeypatch):
     PostgreSQL: FOR UPDATE), then sees the new ply: refused, never a database error."""
     game, tokens = hotseat()
     inside, release = threading.Event(), threading.Event()
-    real_from_text = Position.from_text
+    real_position = Game.position
 
-    def from_text_then_wait(text: str, rules: Rules) -> Position:
+    def position_then_wait(self: Game, *args: object, **kwargs: object) -> Position:
         if threading.current_thread().name == "first":
             inside.set()  # the first move holds its transaction open here
             release.wait(10)
-        return real_from_text(text, rules)
+        return real_position(self, *args, **kwargs)
 
-    monkeypatch.setattr(play.Position, "from_text", from_text_then_wait)
+    monkeypatch.setattr(Game, "position", position_then_wait)
     outcomes: dict[str, object] = {}
 
     def move(name: str, text: str) -> None:
@@ -449,7 +450,9 @@ REFUSALS = {
         "both seats are taken: you can watch this game",
     ),
     "finish an ended game": (
-        lambda: play.finish(Game.objects.get(public_id=_ended()[0]), "dark", Game.Status.RESIGNED),
+        lambda: play.finish(
+            Game.objects.get(public_id=_ended()[0]), Outcome("dark", Game.Status.RESIGNED)
+        ),
         "the game is over",
     ),
     "ply already in the log": (

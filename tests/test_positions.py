@@ -1,5 +1,6 @@
-"""The position page's parts (game/positions.py): the rules named in a query, the
-query of a position, reading a text, and the editor's squares and links."""
+"""The position page's parts: the rules named in a query (the options' codec), the
+query of a position, reading a text (game/views/positions.py), and the editor's
+squares and links (game/maerstanas/editor.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,16 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from game.board import stone_image
 from game.engine import SQUARES, Position, Rules
-from game.positions import CYCLE, EMPTY_TEXT, editor, query_of, read, rules_from
+from game.maerstanas.drawing import stone_image
+from game.maerstanas.editor import CYCLE, EMPTY_TEXT, editor, query_of
+from game.registry import DEFAULT
+from game.views.positions import read
+
+
+def rules_from(query: dict[str, str]) -> Rules:
+    return Rules.from_mapping(query)
+
 
 ODD_RULES = Rules(special_stones=False, scoring="simple", wraparound=True)
 PLAIN_WRAPPED = Rules(special_stones=False, wraparound=True)
@@ -71,8 +79,8 @@ def test_a_position_s_query_names_its_text_and_every_rule(rules):
 
 def test_reading_a_text_gives_its_position_or_why_not():
     valid = "T.s..../.S...../......./......./......./......./......s d Wtw"
-    assert read(valid, Rules()) == (Position.from_text(valid, Rules()), "")
-    assert read(TEXT, Rules()) == (
+    assert read(DEFAULT, valid, Rules()) == (Position.from_text(valid, Rules()), "")
+    assert read(DEFAULT, TEXT, Rules()) == (
         None,
         "dark has 2 thunder-stones on the board and in hand; each side has one",
     )

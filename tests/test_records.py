@@ -162,7 +162,7 @@ def test_unknown_tags_are_kept_in_order():
         ("D4 hello", "ply 2 (light's move 1): 'hello' is not a move"),
         ("D4 E44", "ply 2 (light's move 1): 'E44' is not a move"),
         ('[Scoring "golf"]\nD4', "the Scoring tag: 'golf' is not standard or simple"),
-        ('[Wraparound "maybe"]\nD4', "the Wraparound tag: 'maybe' is not on or off"),
+        ('[Wraparound "maybe"]\nD4', "the Wraparound tag: 'maybe' is neither on nor off"),
         ('[Game "a"]\n[Game "b"]\nD4', "line 2: the tag Game comes twice"),
         ("[Game a]\nD4", "line 1: '[Game a]' is not a tag"),
         ('[Position "nonsense"]\nD4', "the Position tag: 'nonsense' is not position text"),

@@ -13,7 +13,7 @@ from game import play
 from game.engine import Rules
 from game.models import Game, Move
 from tests.support.servers import Server, prepare, site_env
-from tests.support.visitors import Visitor
+from tests.support.visitors import Visitor, applied
 
 
 def snapshot() -> list[tuple]:
@@ -139,8 +139,10 @@ def test_seat_links_in_a_session_are_signed(tmp_path: Path):
         thief.get("/")
         value = owner.cookies["sessionid"]
         thief.cookies["sessionid"] = value[:-3] + ("AAA" if not value.endswith("AAA") else "BBB")
-        reply = thief.move(game_id, "D4", 0)
+        reply = thief.move(game_id, "D4", 0, htmx=False)
         assert reply.status == 403
+        refused = thief.move(game_id, "D4", 0)  # htmx: drawn on the board, as every refusal
+        assert not applied(refused) and "only its players can move" in refused.body
         assert owner.state(game_id)["record"] == []
     finally:
         server.stop()

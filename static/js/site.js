@@ -271,7 +271,8 @@ document.addEventListener("click", (event) => {
   document.querySelectorAll("#board .is-armed").forEach((armed) => armed.classList.remove("is-armed"));
   button.classList.add("is-armed");
   const clears = button.dataset.clears;
-  const what = button.value.startsWith("W ")
+  const board = button.closest("[data-placing]");
+  const what = board && board.dataset.placing === "woden"
     ? `takes the stone on ${cell.dataset.square}`
     : clears ? `clears ${clears.split(" ").join(", ")}` : `places a stone on ${cell.dataset.square}`;
   preview(`${button.value}: ${what}. Tap again to play it.`);

@@ -19,8 +19,10 @@ from __future__ import annotations
 import random
 import time
 
-from game.bots.search import mcts
-from game.engine import Color, Move, Position, Stone
+from game.grid import Color
+from game.maerstanas.bots.search import mcts
+from game.maerstanas.engine import Position
+from game.maerstanas.notation import Move, Stone
 
 
 def weight(position: Position, move: Move) -> int:

@@ -15,8 +15,11 @@ import random
 import time
 from dataclasses import dataclass
 
-from game.bots import SOLVER_MOVES, SOLVER_NODES, SOLVER_SHARE, search
-from game.engine import Color, Move, Position
+from game.grid import Color
+from game.maerstanas.bots import search
+from game.maerstanas.bots.levels import SOLVER_MOVES, SOLVER_NODES, SOLVER_SHARE
+from game.maerstanas.engine import Position
+from game.maerstanas.notation import Move
 
 # The longest line shown, and how searched a reply must be to be part of it: a
 # tenth of its parent's visits, and some visits at the least.

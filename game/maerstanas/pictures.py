@@ -18,7 +18,9 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
-from game.engine import COLUMNS, SQUARES, Color, Position, Stone
+from game.grid import COLUMNS, SQUARES, Color
+from game.maerstanas.engine import Position
+from game.maerstanas.notation import Stone
 
 # The site's light theme (static/css/site.css).
 BACKGROUND = (246, 241, 231)
@@ -216,8 +218,8 @@ def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
 
 
 # DejaVu, cut down to the Latin letters ("Mǽrstánas" needs ǽ, which Pillow's own font
-# lacks), shipped with the code: no font of the system is needed.
-FONTS = Path(__file__).parent / "fonts"
+# lacks), shipped with the code for every game's pictures: no font of the system is needed.
+FONTS = Path(__file__).parent.parent / "fonts"
 
 
 @lru_cache(maxsize=32)

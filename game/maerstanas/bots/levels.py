@@ -28,19 +28,11 @@ import random
 import time
 from dataclasses import dataclass
 
-from game.bots import reference, search
-from game.engine import Move, Position
+from game.maerstanas.bots import reference, search
+from game.maerstanas.engine import Position
+from game.maerstanas.notation import Move
 
-__all__ = [
-    "LEVELS",
-    "LEVEL_IDS",
-    "STRONGEST",
-    "Analysis",
-    "Level",
-    "analyse",
-    "choose_move",
-    "level",
-]
+__all__ = ["LEVELS", "LEVEL_IDS", "STRONGEST", "Level", "choose_move", "level"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +183,3 @@ def _greedy(position: Position, moves: list[Move], rng: random.Random) -> Move:
     values = search.move_values(position, moves)
     top = max(values)
     return rng.choice([m for m, v in zip(moves, values, strict=True) if v == top])
-
-
-# Last: the analysis plays as the strongest level does, with the constants above.
-from game.bots.analysis import Analysis, analyse  # noqa: E402

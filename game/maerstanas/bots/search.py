@@ -34,21 +34,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from game.engine import (  # the bitboard internals serve the playout, the hot loop
-    _THUNDER_BIT,
-    _WODEN_BIT,
-    FULL,
-    PASS,
-    SQUARES,
-    Color,
-    Move,
-    Position,
-    Stone,
-    _lister,
-    _points,
-)
+from game.grid import FULL, SQUARES, Color, lister
 
-_square_list = _lister(SQUARES)  # the squares of a mask's set bits, a row at a time
+# The bitboards serve the playout, the hot loop.
+from game.maerstanas.bitboards import THUNDER_BIT, WODEN_BIT, points
+from game.maerstanas.engine import Position
+from game.maerstanas.notation import PASS, Move, Stone
+
+_square_list = lister(SQUARES)  # the squares of a mask's set bits, a row at a time
 _NONE = (0,) * len(SQUARES)  # no scoring edges: simple scoring or wraparound
 
 # Exploration constant of the confidence bound; results are in [0, 1].
@@ -160,17 +153,17 @@ def playout(position: Position, rng: random.Random, samples: int, *, uniform: bo
         occupied = dark | light
         stones = open_squares(occupied)
         mine, theirs = (light, dark) if turn else (dark, light)
-        thunder = FULL ^ occupied if hand & _THUNDER_BIT[turn] else 0
-        woden = theirs if hand & _WODEN_BIT[turn] else 0
+        thunder = FULL ^ occupied if hand & THUNDER_BIT[turn] else 0
+        woden = theirs if hand & WODEN_BIT[turn] else 0
         if not (stones or thunder or woden):
             # Only the opponent's special stones can move when ours cannot (RULES.md, Pass).
             other = 1 - turn
-            if (hand & _THUNDER_BIT[other] and occupied != FULL) or (
-                hand & _WODEN_BIT[other] and mine
+            if (hand & THUNDER_BIT[other] and occupied != FULL) or (
+                hand & WODEN_BIT[other] and mine
             ):
                 turn = other
                 continue
-            return _points(dark, rules) - _points(light, rules)
+            return points(dark, rules) - points(light, rules)
         squares = _square_list(stones)
         n_stones = len(squares)
         if uniform:
@@ -196,10 +189,10 @@ def playout(position: Position, rng: random.Random, samples: int, *, uniform: bo
                 # Special stones are drawn seldom: count their points in full.
                 new_mine, new_theirs = _special(mine, theirs, square, is_thunder, masks)
                 value = (
-                    _points(new_mine, rules)
-                    - _points(mine, rules)
-                    + _points(theirs, rules)
-                    - _points(new_theirs, rules)
+                    points(new_mine, rules)
+                    - points(mine, rules)
+                    + points(theirs, rules)
+                    - points(new_theirs, rules)
                 )
             if value > best_value:
                 best_pick, best_square, best_value = pick, square, value
@@ -208,7 +201,7 @@ def playout(position: Position, rng: random.Random, samples: int, *, uniform: bo
         else:
             is_thunder = best_pick < n_stones + n_thunder
             mine, theirs = _special(mine, theirs, best_square, is_thunder, masks)
-            hand &= ~(_THUNDER_BIT if is_thunder else _WODEN_BIT)[turn]
+            hand &= ~(THUNDER_BIT if is_thunder else WODEN_BIT)[turn]
         dark, light = (theirs, mine) if turn else (mine, theirs)
         turn = 1 - turn
 

@@ -1,4 +1,5 @@
-"""Draw a position: the plain values the board, status and move list templates show.
+"""Draw a Mǽrstánas position: the plain values the board, status and move list
+templates show.
 
 Templates show; they never call rules. Everything a page needs to know about a
 position (which squares are open, why the others are closed, what a thunder-stone
@@ -15,8 +16,10 @@ from typing import NamedTuple
 
 from django.templatetags.static import static
 
-from game.engine import SQUARES, Color, Move, Position, Score, Stone, move_of
 from game.fragments import Fragments, drawn_by
+from game.grid import SQUARES, Color, Outcome
+from game.maerstanas.engine import ENDS, Position, Score
+from game.maerstanas.notation import Move, Stone, move_of, parse_move
 
 # Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
 STONE_NAMES = {Stone.STONE: "stone", Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}
@@ -104,17 +107,21 @@ class Board:
 def draw_board(
     position: Position,
     mover: Color | None = None,
-    stone: str = "stone",
-    hint: Move | None = None,
+    stone: str = "stone",  # pragma: no mutate (an unknown kind falls back to a stone: the default)
+    hint: Move | str | None = None,
     hinges: bool = False,
+    target: str = "#game",
+    held_only: bool = False,
 ) -> Board:
     """The board of ``position`` for a viewer who may place ``mover``'s next stone.
 
     ``mover`` is None for a viewer who only looks (a watcher, a replay, the other
     player), and is ignored unless it is the side to move of a game still going on.
     ``stone`` is the kind chosen; one the mover cannot place falls back to a stone.
-    ``hint``, a move, marks its square. ``hinges`` shows the sides every stone
-    scores by, so a new player sees where the points come from.
+    ``hint``, a move or its notation, marks its square. ``hinges`` shows the sides every stone
+    scores by, so a new player sees where the points come from. ``target`` is the
+    part of the page a choice of stone redraws; ``held_only`` offers only the stones
+    the mover holds (a lesson shows none it never gave as spent).
     """
     if mover is not None and (position.is_over or Color(mover) is not position.turn):
         mover = None
@@ -134,6 +141,8 @@ def draw_board(
     last = position.last_move
     last_square = last.square if last is not None and not last.is_pass else None
     cleared = set(position.last_removed)
+    if isinstance(hint, str):
+        hint = parse_move(hint)
     hint_square = hint.square if hint is not None else None
     board = position.board()
     squares: list[Cell | RowNumber] = []
@@ -150,7 +159,8 @@ def draw_board(
             elif mover is not None and (not color or kind is Stone.WODEN):
                 # An occupied square needs no reason for a stone or a thunder-stone:
                 # its label already says which stone is there.
-                reason = position.why_illegal(move_of(kind, square)) or ""
+                # Every square a viewer may not play has a reason from the engine.
+                reason = position.why_illegal(move_of(kind, square)) or ""  # pragma: no mutate
             squares.append(
                 Cell(
                     name=str(square),
@@ -171,7 +181,14 @@ def draw_board(
         squares=Fragments(squares),
         stone=kind,
         mover=mover,
-        stones=Stones(_choices(position, mover, kind, playable) if mover else ()),
+        stones=Stones(
+            tuple(
+                choice
+                for choice in (_choices(position, mover, kind, playable) if mover else ())
+                if choice.available or not held_only
+            ),
+            target=target,
+        ),
         wraparound=position.rules.wraparound,
         note=note,
     )
@@ -254,22 +271,11 @@ def move_list(position: Position, current: int | None = None) -> Fragments:
 # The status: scores, whose turn, the result ---------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended: ``result`` is dark, light or tie; ``end`` why it ended."""
-
-    result: str
-    end: str  # "no-moves" or "resigned"
-
-    @property
-    def why(self) -> str:
-        if self.end == "resigned":
-            return f"{Color(self.result).opponent.value.capitalize()} resigned"
-        return "Neither side can move"
-
-    @property
-    def result_text(self) -> str:
-        return "Tie" if self.result == "tie" else f"{self.result.capitalize()} wins"
+def why(outcome: Outcome) -> str:
+    """Why a game ended, in words: "Light resigned", "Neither side can move"."""
+    if outcome.reason == "resigned":
+        return f"{Color(outcome.result).opponent.value.capitalize()} resigned"
+    return ENDS[outcome.reason]
 
 
 @drawn_by("game/_status.html", "status")
@@ -297,6 +303,19 @@ class Status:
     def score_line(self) -> str:
         return str(self.score)
 
+    @property
+    def why(self) -> str:
+        """Why the game ended ("Light resigned"); "" while it goes on."""
+        return why(self.outcome) if self.outcome else ""
+
+    @property
+    def result_text(self) -> str:
+        """ "Dark wins", "Light wins" or "Tie"; "" while the game goes on."""
+        if self.outcome is None:
+            return ""
+        result = self.outcome.result
+        return "Tie" if result == "tie" else f"{result.capitalize()} wins"
+
 
 def describe(
     position: Position,
@@ -313,7 +332,7 @@ def describe(
     turn = "" if outcome else position.turn.value
     if outcome is not None:
         winner = "a tie" if outcome.result == "tie" else f"{outcome.result} wins"
-        headline = f"{outcome.why}: {winner}"
+        headline = f"{why(outcome)}: {winner}"
     elif waiting:
         headline = "Waiting for your friend to join" if seated else "Waiting for a second player"
     elif turn in seated and len(seated) == 1:

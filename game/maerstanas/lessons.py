@@ -12,16 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game.engine import (
-    PASS,
-    Color,
-    Move,
-    MoveError,
-    Position,
-    Stone,
-    parse_move,
-    parse_square,
-)
+from game.grid import Color, MoveError, parse_square
+from game.maerstanas.engine import Position
+from game.maerstanas.notation import PASS, Move, Stone, parse_move
 
 # What a check says of a move that is legal but not the answer; None when it is.
 Check = Callable[[Position, Position, Move], str | None]
@@ -45,6 +38,10 @@ class Lesson:
     def position(self) -> Position:
         return Position.from_text(self.start)
 
+    def attempt(self, text: str) -> Attempt:
+        """Try the move written ``text`` on this lesson's board (``attempt``)."""
+        return attempt(self, text)
+
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
@@ -60,6 +57,7 @@ class Attempt:
     solved: bool
     message: str
     refused: str = ""
+    unreadable: bool = False  # the text is no move at all (``refused`` says why)
 
 
 def attempt(lesson: Lesson, text: str) -> Attempt:
@@ -74,13 +72,13 @@ def attempt(lesson: Lesson, text: str) -> Attempt:
         move = parse_move(text)
         reason = before.why_illegal(move)
     except MoveError as error:
-        return Attempt(text, before, False, "", refused=str(error))
+        return Attempt(text, before, False, "", refused=str(error), unreadable=True)
     if reason is not None:
         # Some reasons name the move already ("W D4: D4 is not your opponent's stone").
         reason = reason.removeprefix(f"{move}: ")
         return Attempt(str(move), before, False, "", refused=f"{move} cannot be played: {reason}")
     after = before.play(move)
-    while after.must_pass:
+    while after.must_pass:  # as a game plays them
         after = after.play(PASS)
     why_not = lesson.check(before, after, move)
     if why_not is None:

@@ -1,0 +1,158 @@
+"""What the site asks of a kind of game: one seam between the site and each game.
+
+A kind of game is a folder (``game/maerstanas/``) whose engine, notation, computer
+players and lessons are plain Python, and whose site module builds one ``GameKind``
+from them: its options and their codec, how to set up and read a position, how its
+games end, its players, and how its boards are drawn and pictured. The registry
+(``game.registry``) lists the kinds; the site asks it for a game's kind
+(``Game.kind``) and calls what the kind gives, never an engine by name. The shape
+follows python-chess's variants (``VARIANTS``, ``find_variant``, ``outcome()``) and
+boardgame.io's game objects (``setup``, ``moves``, ``endIf``, ``ai.enumerate``).
+
+docs/DESIGN.md, "How to add a game", walks through making one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from game.grid import Color, MoveError, Outcome, Played
+from game.options import Options
+
+__all__ = ["Drawing", "GameKind", "GamePosition", "Players"]
+
+
+class GamePosition(Protocol):
+    """What the site reads of a position, whatever the game: the engines' shared shape."""
+
+    @property
+    def turn(self) -> Color: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def rules(self) -> Options: ...
+
+    @property
+    def history(self) -> tuple[Played, ...]: ...
+
+    @property
+    def last_played(self) -> Played | None: ...
+
+    @property
+    def record(self) -> tuple[str, ...]: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def play(self, move: Any) -> GamePosition: ...
+
+    def legal_moves(self) -> list[Any]: ...
+
+    def to_text(self) -> str: ...
+
+
+class Level(Protocol):
+    """A computer player as the site shows it."""
+
+    id: str
+    name: str
+    description: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Players:
+    """A kind's computer players: a ladder of levels, weakest first, how they choose a
+    move, and the analysis of a position by the strongest."""
+
+    levels: tuple[Level, ...]
+    choose_move: Callable[..., Any]  # (position, level id) -> move
+    analyse: Callable[..., Any]  # (position, seconds) -> an analysis (move, line, dark_win…)
+
+    @property
+    def level_ids(self) -> tuple[str, ...]:
+        return tuple(level.id for level in self.levels)
+
+    @property
+    def strongest(self) -> Level:
+        return self.levels[-1]
+
+    def level(self, level_id: str) -> Level:
+        """The level with this id. Raises ``KeyError`` for an unknown one."""
+        for level in self.levels:
+            if level.id == level_id:
+                return level
+        raise KeyError(f"{level_id!r} is not a level: choose one of {', '.join(self.level_ids)}")
+
+    def number(self, level_id: str) -> int:
+        """A level's place on the ladder, from 1, the weakest."""
+        return self.level_ids.index(level_id) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """How a kind's positions are shown: the values its templates draw, and pictures.
+
+    ``draw_board(position, mover, choice, hint, hinges)`` gives the board (``mover``
+    the side the viewer may move for, ``choice`` what they chose to place, ``hint`` a
+    move to mark); ``describe(position, outcome, seated, waiting)`` the status bar;
+    ``move_list(position, current)`` the moves; ``announcement(position, status)``
+    what a screen reader says; ``picture(position, caption)`` a PNG;
+    ``editor(text, rules, page)`` the position page's editor, or None.
+    """
+
+    draw_board: Callable[..., Any]
+    describe: Callable[..., Any]
+    move_list: Callable[..., Any]
+    announcement: Callable[..., str]
+    picture: Callable[..., bytes]
+    editor: Callable[..., Any]
+    board_template: str  # the partial that draws ``draw_board``'s value
+    why: Callable[[Outcome], str]  # why a game ended, in words
+
+
+@dataclass(frozen=True, slots=True)
+class GameKind:
+    """One kind of game, as the site plays it.
+
+    ``name`` is stored in ``Game.kind`` and is the API's ``"game"``. ``rules`` is the
+    options class, which reads and writes itself (``game.options``). A position is
+    set up by ``start(rules)`` or ``from_text(text, rules)``; ``settle(position)``
+    plays the moves nobody chooses (Mǽrstánas's forced pass); ``ends`` names the
+    ways the rules end a game (``Outcome.reason``) in words; ``split_moves`` reads
+    the moves a record writes.
+    """
+
+    name: str
+    title: str
+    rules: type[Options]
+    start: Callable[[Any], GamePosition]
+    from_text: Callable[[str, Any], GamePosition]
+    settle: Callable[[GamePosition], GamePosition]
+    ends: Mapping[str, str]
+    split_moves: Callable[[str], Iterator[str]]
+    players: Players
+    lessons: Sequence[Any]
+    drawing: Drawing
+    rules_doc: str  # the rule book under docs/, served at /docs/<name>.md
+
+    def replay(self, start: GamePosition, moves: Iterable[Any]) -> GamePosition:
+        """``start`` with ``moves`` played in turn. Raises ``MoveError``'s kinds, saying
+        which move failed ("move 3: …")."""
+        position = start
+        for number, move in enumerate(moves, start=1):
+            try:
+                position = position.play(move)
+            except MoveError as exc:
+                raise type(exc)(f"move {number}: {exc}") from exc
+        return position
+
+    def is_start(self, position: GamePosition) -> bool:
+        """True when ``position`` is the empty board of its rules."""
+        return position == self.start(position.rules)

@@ -1,0 +1,44 @@
+"""Mǽrstánas as the site plays it: the registry's entry (``game.registry``) that ties
+its engine, players, lessons, drawing and pictures together."""
+
+from __future__ import annotations
+
+from game.kinds import Drawing, GameKind, Players
+from game.maerstanas import bots, lessons
+from game.maerstanas.drawing import announcement, describe, draw_board, move_list, why
+from game.maerstanas.editor import editor
+from game.maerstanas.engine import ENDS, Position, Rules
+from game.maerstanas.notation import PASS, split_moves
+from game.maerstanas.pictures import board_png
+
+
+def settle(position: Position) -> Position:
+    """The position once the forced passes are played: a side with no move passes."""
+    while position.must_pass:
+        position = position.play(PASS)
+    return position
+
+
+KIND = GameKind(
+    name="maerstanas",
+    title="Mǽrstánas",
+    rules=Rules,
+    start=Position.start,
+    from_text=Position.from_text,
+    settle=settle,
+    ends=ENDS,
+    split_moves=split_moves,
+    players=Players(levels=bots.LEVELS, choose_move=bots.choose_move, analyse=bots.analyse),
+    lessons=lessons.LESSONS,
+    drawing=Drawing(
+        draw_board=draw_board,
+        describe=describe,
+        move_list=move_list,
+        announcement=announcement,
+        picture=board_png,
+        editor=editor,
+        board_template="game/_board.html",
+        why=why,
+    ),
+    rules_doc="RULES.md",
+)

@@ -1,0 +1,546 @@
+"""What the pages show: plain values built from a game for one viewer, apart from the
+views that read requests (``game.views``) and the templates that draw them.
+
+A game's page is a ``GamePage``: its board, status and moves as the game's kind
+draws them (``GameKind.drawing``), what the viewer may do (their seats decide), the
+replay's place, the analysis panel. Everything here reads; nothing writes a game.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.urls import reverse
+
+from game import play, records, seats
+from game.computer import analysis_key
+from game.graph import estimate_graph
+from game.grid import Color, Outcome
+from game.kinds import GameKind, GamePosition, Level
+from game.models import Analysis, BrowserGame, Game
+
+__all__ = [
+    "AnalysisPanel",
+    "ComputerSeat",
+    "GamePage",
+    "GameUrls",
+    "MyGame",
+    "Replay",
+    "SeatLink",
+    "Step",
+    "analysis_allowed",
+    "LessonPage",
+    "analysis_panel",
+    "arena_ratings",
+    "game_page",
+    "game_record",
+    "game_urls",
+    "lesson_page",
+    "my_game_lines",
+    "position_keys",
+    "replay_steps",
+]
+
+
+class GameUrls(NamedTuple):
+    page: str
+    move: str
+    resign: str
+    rematch: str
+    hint: str
+    api: str
+    takeback: str
+    record: str
+    image: str
+    continue_: str
+    analyse: str
+    analysis: str
+
+
+@lru_cache(maxsize=4096)
+def game_urls(public_id: str) -> GameUrls:
+    """The URLs of one game's page and actions, reversed once."""
+    names = (
+        "game-detail",
+        "game-move",
+        "game-resign",
+        "game-rematch",
+        "game-hint",
+        "api-game",
+        "game-takeback",
+        "game-record",
+        "game-image",
+        "game-continue",
+        "game-analyse",
+        "game-analysis",
+    )
+    return GameUrls(*(reverse(name, args=[public_id]) for name in names))
+
+
+# The replay ------------------------------------------------------------------------------
+
+
+class Step(NamedTuple):
+    """A link of the replay's controls: ``url`` is "" where there is no such moment."""
+
+    url: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Where the page is in the game's moves, and the links to step through them."""
+
+    ply: int  # the moment shown: the position after this many moves
+    last: int  # the game's ply now
+    first_step: Step
+    back: Step
+    forward: Step
+    live: Step  # the game as it is now
+
+    @property
+    def reviewing(self) -> bool:
+        return self.ply < self.last
+
+
+def replay_steps(page_url: str, ply: int, last: int) -> Replay:
+    """The replay controls for the moment ``ply`` of a game at ``last``."""
+
+    def at(target: int, label: str, allowed: bool) -> Step:
+        if not allowed:
+            return Step("", label)
+        return Step(page_url if target >= last else f"{page_url}?ply={target}", label)
+
+    return Replay(
+        ply=ply,
+        last=last,
+        first_step=at(0, "First position", ply > 0),
+        back=at(ply - 1, "Back a move", ply > 0),
+        forward=at(ply + 1, "Forward a move", ply < last),
+        live=at(last, "The game now", ply < last),
+    )
+
+
+# The game page -----------------------------------------------------------------------------
+
+
+class SeatLink(NamedTuple):
+    color: str
+    url: str
+
+
+class ComputerSeat(NamedTuple):
+    """The seat the computer holds, and how it plays."""
+
+    color: str
+    level: Level
+    number: int  # its place on the ladder, from 1, the weakest
+    thinking: bool  # it is to move, and its move is on its way
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    """Everything the game page and its live part show, for one viewer."""
+
+    game: Game
+    kind: GameKind
+    board: Any  # the kind's drawing of the board (``Drawing.draw_board``)
+    status: Any  # the kind's status bar (``Drawing.describe``)
+    announce: str  # what a screen reader says of the change
+    moves: Any
+    seated: frozenset[str]
+    urls: GameUrls
+    error: str
+    invite_url: str
+    seat_links: tuple[SeatLink, ...]
+    rematch: Game | None
+    rematch_joinable: bool  # the viewer played this game and may take a seat in its rematch
+    computer: ComputerSeat | None  # in a game against the computer
+    hint: str  # the hint asked for here: its move, "" while it is thought out
+    hint_allowed: bool  # the viewer may ask for a hint now
+    replay: Replay
+    news: str  # while reviewing: what happened in the game since the page opened
+    seen: int  # the game's ply when the review began
+    takeback: str  # what the viewer may do about a takeback: take, ask, answer, wait, ""
+    analysis: AnalysisPanel | None
+    hinges: bool  # the scoring hinges are drawn on the board
+
+    @property
+    def live(self) -> bool:
+        """The game goes on: the page keeps asking for news."""
+        return not self.game.is_over and self.game.mode != Game.Mode.IMPORTED
+
+    @property
+    def live_url(self) -> str:
+        """The game's stream of server-sent events, from the revision this page shows."""
+        path = reverse("game-live", args=[self.game.public_id])
+        return f"{path}?revision={self.game.revision}"
+
+    @property
+    def poll_url(self) -> str:
+        """Where the live page asks for news: 204 until the game's revision moves on;
+        a page looking back asks to stay at its moment."""
+        path = reverse("game-poll", args=[self.game.public_id, self.game.revision])
+        hinges = "hinges=on&" if self.hinges else ""
+        if self.replay.reviewing:
+            return f"{path}?ply={self.replay.ply}&seen={self.seen}&{hinges}"
+        return f"{path}?{hinges}"
+
+    @property
+    def hinges_url(self) -> str:
+        """This page with the scoring hinges shown, or hidden if they are."""
+        query = f"ply={self.replay.ply}&" if self.replay.reviewing else ""
+        return f"{self.urls.page}?{query}hinges={'off' if self.hinges else 'on'}"
+
+    @property
+    def awaits_rematch(self) -> bool:
+        """A finished game between two people with no rematch yet: its page asks every
+        few seconds, so an offer of one shows without a reload."""
+        game = self.game
+        return game.is_over and game.mode == Game.Mode.FRIEND and self.rematch is None
+
+    @property
+    def your_turn(self) -> bool:
+        """The viewer plays one side, and it is that side's move."""
+        return self.board.can_move and len(self.seated) == 1
+
+    @property
+    def title(self) -> str:
+        """The page's title, which follows the game: "Your turn", "Light to move"."""
+        if self.replay.reviewing:
+            return f"Move {self.replay.ply} of {self.replay.last}"
+        return self.status.headline
+
+    @property
+    def image_url(self) -> str:
+        """The picture of the moment shown (link previews and the page's own link)."""
+        return f"{self.urls.image}?ply={self.replay.ply}"
+
+
+def game_page(
+    request: HttpRequest,
+    game: Game,
+    *,
+    stone: str,
+    error: str,
+    ply: int | None = None,
+    seen: int | None = None,
+) -> GamePage:
+    """The game as ``request``'s browser sees it: its seats decide what it may do;
+    ``?hinges=on`` draws the hinges each stone scores by.
+
+    ``ply`` shows an earlier moment of the game, to look back at; ``seen`` is the
+    game's ply when the player began to, so the page can say what was played since.
+    """
+    kind = game.game_kind
+    drawing = kind.drawing
+    tokens = seats.tokens_for(request, game.public_id)
+    seated = frozenset(play.seated_colors(game, tokens))
+    replay = replay_steps(
+        game_urls(game.public_id).page, game.ply if ply is None else ply, game.ply
+    )
+    current = game.position()
+    position = game.position(replay.ply) if replay.reviewing else current
+    ended = game.is_over and not replay.reviewing
+    outcome = Outcome(game.result, game.status) if ended else None
+    waiting = game.status == Game.Status.WAITING
+    mover = (
+        Color(game.turn)
+        if not (outcome or waiting or replay.reviewing) and game.turn in seated
+        else None
+    )
+    rematch = play.rematch_of(game)
+    status = drawing.describe(position, outcome, seated, waiting)
+    hint = game.hint if game.hint_asked and not replay.reviewing else ""
+    seen = game.ply if seen is None else min(seen, game.ply)
+    hinges = request.GET.get("hinges") == "on"
+    # The panel reads the game's analyses: shown when looking back or at the end,
+    # not on every redraw of a board in play.
+    analysed = replay.reviewing or game.is_over or game.mode == Game.Mode.IMPORTED
+    news = ""
+    if replay.reviewing and seen < game.ply and (last := current.last_played) is not None:
+        played = "passed" if last.move.is_pass else f"played {last.text}"
+        news = f"{last.color.value.capitalize()} {played}."
+    return GamePage(
+        game=game,
+        kind=kind,
+        board=drawing.draw_board(position, mover, stone, hint or None, hinges=hinges),
+        status=status,
+        announce=news or drawing.announcement(position, status),
+        moves=drawing.move_list(current, replay.ply if replay.reviewing else None),
+        seated=seated,
+        urls=game_urls(game.public_id),
+        error=error,
+        invite_url=_invite_url(request, game, seated),
+        seat_links=_seat_links(request, game, tokens),
+        rematch=rematch,
+        rematch_joinable=bool(
+            rematch
+            and seated
+            and rematch.free_seat() is not None
+            and not seats.tokens_for(request, rematch.public_id)
+        ),
+        computer=computer_seat(game),
+        hint=hint,
+        hint_allowed=mover is not None and game.mode != Game.Mode.FRIEND,
+        replay=replay,
+        news=news,
+        seen=seen,
+        takeback=_takeback(game, seated, current),
+        analysis=analysis_panel(game, replay.ply) if analysed else None,
+        hinges=hinges,
+    )
+
+
+def _takeback(game: Game, seated: frozenset[str], position: GamePosition) -> str:
+    """What the viewer may do about taking a move back: ``take`` one at once (hot-seat,
+    the computer), ``ask`` the friend, ``answer`` the friend's request, ``wait`` for
+    the friend's answer; "" for nothing."""
+    if game.status != Game.Status.ACTIVE or not seated:
+        return ""
+    if game.mode == Game.Mode.FRIEND and len(seated) == 1:
+        if game.takeback_by:
+            return "wait" if game.takeback_by in seated else "answer"
+        mine = any(p.color in seated and not p.move.is_pass for p in position.history)
+        return "ask" if mine else ""
+    if game.mode == Game.Mode.COMPUTER:
+        mine = any(p.color in seated and not p.move.is_pass for p in position.history)
+        return "take" if mine else ""
+    return "take" if any(not p.move.is_pass for p in position.history) else ""
+
+
+def computer_seat(game: Game) -> ComputerSeat | None:
+    """The seat the computer holds in ``game``, if it plays."""
+    players = game.game_kind.players
+    for color in Color:
+        if level_id := game.level_of(color):
+            level = players.level(level_id)
+            thinking = game.computer_to_move == level_id
+            return ComputerSeat(color.value, level, players.number(level_id), thinking)
+    return None
+
+
+def _invite_url(request: HttpRequest, game: Game, seated: frozenset[str]) -> str:
+    if game.mode != Game.Mode.FRIEND or not seated or game.free_seat() is None:
+        return ""
+    path = reverse("game-invite", args=[game.public_id, play.invite_code(game)])
+    return request.build_absolute_uri(path)
+
+
+def _seat_links(request: HttpRequest, game: Game, tokens: dict[str, str]) -> tuple[SeatLink, ...]:
+    if game.mode != Game.Mode.FRIEND:
+        return ()
+    return tuple(
+        SeatLink(
+            color,
+            request.build_absolute_uri(reverse("game-seat", args=[game.public_id, color, token])),
+        )
+        for color, token in sorted(tokens.items())
+        if game.holds_seat(color, token)
+    )
+
+
+# Analysis ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisPanel:
+    """The strongest level's view of the moment shown, and of the whole game."""
+
+    urls: GameUrls
+    ply: int
+    current: Analysis | None  # of the moment shown: asked for, perhaps not done yet
+    graph: str  # the estimate over the game, as SVG; "" until a moment is analysed
+    pending: bool  # analyses asked for and not done: the panel asks again
+    whole: bool  # every moment is analysed or asked for
+    error: str = ""  # why a request for an analysis was refused
+
+    @property
+    def percent(self) -> int | None:
+        if self.current is None or self.current.dark_win is None:
+            return None
+        return round(100 * self.current.dark_win)
+
+    @property
+    def line(self) -> list[str]:
+        return self.current.line.split(", ") if self.current and self.current.line else []
+
+
+def analysis_allowed(game: Game) -> bool:
+    """A finished game, an imported one, or a game one person plays (hot-seat, the
+    computer) may be analysed; a friend game going on may not: it would be the
+    computer playing for one side."""
+    return game.is_over or game.mode != Game.Mode.FRIEND
+
+
+def position_keys(game: Game) -> list[str]:
+    """The analysis keys of the game's every moment, from its start to now."""
+    position = game.start()
+    texts = [position.to_text()]
+    for move in game.cached_record():
+        position = position.play(move)
+        texts.append(position.to_text())
+    return [analysis_key(game.rules, text) for text in texts]
+
+
+def analysis_panel(game: Game, ply: int, error: str = "") -> AnalysisPanel | None:
+    """The analysis panel of the moment ``ply``; None where analysis is not allowed."""
+    if not analysis_allowed(game):
+        return None
+    keys = position_keys(game)
+    found = {row.key: row for row in Analysis.objects.filter(kind=game.kind, key__in=keys)}
+    estimates = [found[key].dark_win if key in found else None for key in keys]
+    page = game_urls(game.public_id).page
+    graph = ""
+    if sum(estimate is not None for estimate in estimates) >= 2:
+        graph = estimate_graph(
+            estimates,
+            moves=game.cached_record(),
+            link=lambda moment: f"{page}?ply={moment}",
+            current=ply,
+        )
+    return AnalysisPanel(
+        urls=game_urls(game.public_id),
+        ply=ply,
+        current=found.get(keys[ply]),
+        graph=graph,
+        pending=any(row.dark_win is None for row in found.values()),
+        whole=len(found) == len(keys),
+        error=error,
+    )
+
+
+# Records -----------------------------------------------------------------------------------
+
+
+def game_record(request: HttpRequest, game: Game) -> records.Record:
+    """The game's record: its tags, rules, start, moves and how it ended."""
+    computer = computer_seat(game)
+    names = {}
+    for color in Color:
+        if computer and computer.color == color.value:
+            names[color.value] = f"{computer.level.name} (computer, level {computer.number})"
+        else:
+            names[color.value] = "Player"
+    imported = {name: value for name, value in game.tags.items() if isinstance(value, str)}
+    tags = {
+        "Game": game.public_id,
+        "Site": request.build_absolute_uri(game_urls(game.public_id).page),
+        "Date": game.created.date().isoformat(),
+        "Dark": names["dark"],
+        "Light": names["light"],
+    }
+    if game.mode == Game.Mode.IMPORTED:
+        # The record's own names and date, and any other tag it had, come back (the
+        # rules' tags are the reader's to make, from the game: make_record drops them).
+        tags |= imported
+    return records.make_record(
+        rules=game.rules,
+        moves=game.cached_record(),
+        start=game.start(),
+        result=game.result,
+        end=game.status if game.is_over else "",
+        tags=tuple(tags.items()),
+    )
+
+
+# Lessons -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LessonPage:
+    """A lesson as its page shows it: the board before or after the move tried."""
+
+    lesson: Any
+    number: int
+    url: str
+    board: Any
+    score: Any
+    tried: Any  # the attempt, once a move was tried
+    previous: Any
+    following: Any
+
+    @property
+    def result(self) -> str:
+        """ "solved", "try-again" or "refused" once a move was tried; else ""."""
+        if self.tried is None:
+            return ""
+        if self.tried.refused:
+            return "refused"
+        return "solved" if self.tried.solved else "try-again"
+
+
+def lesson_page(kind: GameKind, number: int, text: str, stone: str) -> LessonPage:
+    """The ``number``-th lesson (from 0) of ``kind``, with the move ``text`` tried on
+    its board when there is one, the stone ``stone`` chosen."""
+    lessons = kind.lessons
+    lesson = lessons[number]
+    tried = lesson.attempt(text) if text else None
+    position = tried.position if tried is not None else lesson.position
+    mover = None if tried is not None and not tried.refused else position.turn
+    board = kind.drawing.draw_board(
+        position,
+        mover,
+        stone or lesson.stone,
+        hinges=lesson.hinges,
+        target="#lesson",
+        held_only=True,
+    )
+    return LessonPage(
+        lesson=lesson,
+        number=number + 1,
+        url=reverse("lesson", args=[lesson.slug]),
+        board=board,
+        score=position.score(),
+        tried=tried,
+        previous=lessons[number - 1] if number else None,
+        following=lessons[number + 1] if number + 1 < len(lessons) else None,
+    )
+
+
+# My games ----------------------------------------------------------------------------------
+
+
+class MyGame(NamedTuple):
+    """A line of "My games"."""
+
+    game: Game
+    colors: tuple[str, ...]  # the seats this browser holds
+    your_turn: bool
+    summary: str
+
+
+def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame]]:
+    """A browser's games as "My games" lists them: those going on, your turn first,
+    then the finished; newest first within each."""
+    lines = []
+    for entry in entries:
+        game = entry.game
+        colors = tuple(entry.colors.split())
+        if game.is_over:
+            summary = f"{Game.Result(game.result).label} · {game.dark_score}–{game.light_score}"
+        elif game.status == Game.Status.WAITING:
+            summary = "Waiting for your friend"
+        else:
+            summary = f"{game.turn.capitalize()} to move · move {game.ply + 1}"
+        your_turn = game.status == Game.Status.ACTIVE and game.turn in colors
+        lines.append(MyGame(game, colors, your_turn and not game.computer_to_move, summary))
+    going_on = [line for line in lines if not line.game.is_over]
+    going_on.sort(key=lambda line: not line.your_turn)  # stable: newest first within
+    finished = [line for line in lines if line.game.is_over]
+    return going_on, finished
+
+
+# The About page ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def arena_ratings() -> dict[str, int]:
+    """The levels' Elo ratings, from the arena's last full run (``make arena``)."""
+    path = settings.BASE_DIR / "docs" / "arena.json"
+    return json.loads(path.read_text(encoding="utf-8"))["ratings"] if path.exists() else {}

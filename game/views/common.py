@@ -1,0 +1,134 @@
+"""What the views share: the request's type, redirects, and the rule for a refusal.
+
+A refused action (a move against the rules, not your turn, a watcher's click) is
+shown where it was asked and changes nothing. An htmx request gets 200 and the part
+it redraws, with the refusal in words on it: htmx 2 swaps only successful answers
+(``responseHandling``'s default), and a refusal is an answer the player must see.
+Any other request gets the refusal's own status (``PlayError.status``: 400, 403,
+409…) with a page that says why, or, where the page it came from can show the
+words, a redirect back to it with them as a message.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from game import limits, play
+from game.models import Game
+from game.pages import game_page
+
+# Without JavaScript, a page waiting for the other side reloads itself this often.
+REFRESH_SECONDS = 5
+# A finished friend game's page asks this often whether a rematch was offered.
+REMATCH_POLL_SECONDS = 3
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+class SeeOther(HttpResponseRedirect):
+    """After a POST, send the browser to a page with GET."""
+
+    status_code = 303
+
+
+def game_or_404(game_id: str) -> Game:
+    return get_object_or_404(Game, public_id=game_id)
+
+
+def to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """Go to the game's page: a redirect, which htmx follows as a whole page."""
+    url = reverse("game-detail", args=[game.public_id])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return SeeOther(url)
+
+
+def partial(request: HtmxHttpRequest) -> bool:
+    """True for an htmx request that redraws part of a page. Going back in history to a
+    page htmx pushed asks for the page again (``HX-History-Restore-Request``): the
+    whole page, which htmx puts in place of the body."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def refusal_status(request: HtmxHttpRequest, status: int) -> int:
+    """The status of an answer that shows a refusal: 200 to htmx, which swaps only
+    successful answers, the refusal's own to everyone else."""
+    return 200 if partial(request) else status
+
+
+def render_game(
+    request: HtmxHttpRequest,
+    game: Game,
+    *,
+    stone: str = "stone",  # pragma: no mutate (an unknown kind falls back to a stone)
+    error: str = "",
+    full: bool | None = None,
+    status: int = 200,
+    ply: int | None = None,
+    seen: int | None = None,
+) -> HttpResponse:
+    """The game page, or just its live part for an htmx request; ``ply`` shows an
+    earlier moment of it."""
+    context = {
+        "page": game_page(request, game, stone=stone, error=error, ply=ply, seen=seen),
+        "refresh_seconds": REFRESH_SECONDS,
+        "rematch_poll_seconds": REMATCH_POLL_SECONDS,
+    }
+    if full is None:
+        full = not partial(request)
+    template = "game/detail.html" if full else "game/_game.html"
+    return render(request, template, context, status=status)
+
+
+def refuse(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -> HttpResponse:
+    """Show why an action on ``game`` was refused: on the board to htmx, on a page
+    with the refusal's status to everyone else. Nothing was changed."""
+    if partial(request):
+        return render_game(request, game, error=str(refusal))
+    context = {"message": str(refusal), "game": game}
+    return render(request, "error.html", context, status=refusal.status)
+
+
+def refuse_back(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -> HttpResponse:
+    """Like ``refuse``, but a page without htmx goes back to the game with the words as
+    a message (its form came from there, and the board shows them)."""
+    if partial(request):
+        return render_game(request, game, error=str(refusal))
+    messages.error(request, str(refusal))
+    return to_game(request, game)
+
+
+def too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
+    return render(request, "error.html", {"message": str(exceeded)})
+
+
+def moment(request: HttpRequest, game: Game) -> int | None:
+    """The moment of the game ``?ply=`` asks for: None for the game as it is now.
+    Raises ``Http404``, saying why, for one the game does not have."""
+    text = request.GET.get("ply")
+    if text is None or text == "":
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) < 6) or int(text) > game.ply:
+        moves = "no moves" if game.ply == 0 else f"moves 0 to {game.ply}"
+        raise Http404(f"{text[:20]!r} is not a moment of this game: it has {moves}")
+    return int(text)
+
+
+def seen(request: HttpRequest) -> int | None:
+    """The game's ply when a page looking back began to (``?seen=``)."""
+    text = request.GET.get("seen", "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
+
+
+def whole(text: str | None) -> int:
+    """A revision number sent by the browser; 0 (send the current state) if it is not one."""
+    if text and text.isascii() and text.isdigit() and len(text) < 10:
+        return int(text)
+    return 0

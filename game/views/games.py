@@ -1,0 +1,265 @@
+"""The game page and what its players do on it: move, resign, ask for a hint, take a
+move back, start a rematch; joining a game and holding its seats; and the live
+parts a watching page keeps open (the poll and the stream)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from asgiref.sync import sync_to_async
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils.crypto import constant_time_compare
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from game import limits, live, play, seats
+from game.grid import MoveError
+from game.models import Game
+from game.views.common import (
+    HtmxHttpRequest,
+    game_or_404,
+    moment,
+    partial,
+    refuse,
+    refuse_back,
+    render_game,
+    seen,
+    to_game,
+    too_many,
+    whole,
+)
+
+
+@never_cache  # seat and invite links: kept out of every cache
+@require_safe
+@vary_on_headers("HX-Request")
+def detail(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The game page (or its live part for htmx); ``?stone=`` picks the stone to place,
+    ``?ply=N`` shows the game after its first N moves."""
+    game = game_or_404(game_id)
+    try:
+        ply = moment(request, game)
+    except Http404 as missing:
+        return render(request, "error.html", {"message": str(missing), "game": game}, status=404)
+    return render_game(
+        request, game, stone=request.GET.get("stone", "stone"), ply=ply, seen=seen(request)
+    )
+
+
+@require_POST
+def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Play the posted move for the side to move; a refusal is shown and changes nothing."""
+    tokens = seats.tokens_for(request, game_id)
+    stone = request.POST.get("stone", "stone")
+    try:
+        game = play.make_move(
+            game_id, tokens, request.POST.get("move", ""), request.POST.get("ply")
+        )
+    except play.GameNotFound:
+        raise Http404("there is no such game") from None
+    except play.NotSeated as exc:
+        return refuse(request, game_or_404(game_id), exc)
+    except (MoveError, play.PlayError) as exc:
+        game = game_or_404(game_id)
+        if partial(request):  # the stone chosen stays chosen, to try another square
+            return render_game(request, game, stone=stone, error=str(exc))
+        messages.error(request, str(exc))
+        return to_game(request, game)
+    if request.htmx:
+        return render_game(request, game)
+    return to_game(request, game)
+
+
+@never_cache  # seat and invite links: kept out of every cache
+@require_safe
+def poll(request: HtmxHttpRequest, game_id: str, revision: int) -> HttpResponse:
+    """204 while the game is at the page's revision (one indexed read); else the fresh part."""
+    current = play.revision(game_id)
+    if current is None:
+        raise Http404("there is no such game")
+    if current == revision:
+        return HttpResponse(status=204)
+    game = game_or_404(game_id)
+    try:
+        ply = moment(request, game)
+    except Http404:
+        ply = None  # the moment looked at was taken back: the game as it is now
+    return render_game(
+        request,
+        game,
+        stone=request.GET.get("stone", "stone"),
+        full=False,
+        ply=ply,
+        seen=seen(request),
+    )
+
+
+@require_safe
+async def stream(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The game's server-sent events: one, whose id is the revision, each time it changes.
+
+    A reconnecting browser sends the last id it saw as ``Last-Event-ID``; a page
+    opening the stream names the revision it shows as ``?revision=``.
+    """
+    if not request.accepts("text/event-stream"):
+        return HttpResponse(
+            "This is a stream of server-sent events: ask for text/event-stream.\n",
+            status=406,
+            content_type="text/plain",
+        )
+    if await sync_to_async(live.read_once)(game_id) is None:
+        raise Http404("there is no such game")
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":  # the stream's headers; its body would never end
+        return HttpResponse(content_type="text/event-stream", headers=headers)
+    since = whole(request.headers.get("Last-Event-ID")) or whole(request.GET.get("revision"))
+    return StreamingHttpResponse(
+        live.stream(game_id, since),
+        content_type="text/event-stream",
+        headers=headers,
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def resign(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Ask to confirm (GET), then give up the game (POST); in hot-seat the side to move."""
+    game = game_or_404(game_id)
+    if request.method in ("GET", "HEAD"):
+        if game.is_over:
+            return to_game(request, game)
+        seated = play.seated_colors(game, seats.tokens_for(request, game.public_id))
+        who = game.turn if len(seated) == 2 else ""
+        return render(request, "game/resign.html", {"game": game, "who": who})
+    try:
+        game = play.resign(game.public_id, seats.tokens_for(request, game.public_id))
+    except play.NotSeated as exc:
+        return refuse(request, game, exc)
+    except play.PlayError as exc:
+        return refuse_back(request, game, exc)
+    return to_game(request, game)
+
+
+@require_POST
+def hint(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Ask for the strongest level's move; the live page marks it once it is found."""
+    return _act(
+        request, game_id, lambda: play.ask_hint(game_id, seats.tokens_for(request, game_id))
+    )
+
+
+@require_POST
+def takeback(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Take a move back (hot-seat, the computer), ask the friend to let you, or answer
+    the friend's request (``answer=accept`` or ``decline``)."""
+    tokens = seats.tokens_for(request, game_id)
+    answer = request.POST.get("answer", "")
+
+    def act() -> Game:
+        if not answer:
+            return play.take_back(game_id, tokens)
+        if answer not in ("accept", "decline"):
+            raise play.PlayError(f"{answer[:20]!r} is not an answer: accept or decline")
+        return play.answer_takeback(game_id, tokens, accept=answer == "accept")
+
+    return _act(request, game_id, act)
+
+
+def _act(request: HtmxHttpRequest, game_id: str, action: Callable[[], Game]) -> HttpResponse:
+    """Do ``action`` and show the game; a refusal is shown on it and changes nothing."""
+    try:
+        game = action()
+    except play.GameNotFound:
+        raise Http404("there is no such game") from None
+    except play.NotSeated as exc:
+        return refuse(request, game_or_404(game_id), exc)
+    except play.PlayError as exc:
+        return refuse_back(request, game_or_404(game_id), exc)
+    if request.htmx:
+        return render_game(request, game)
+    return to_game(request, game)
+
+
+@require_POST
+def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Start (or join) the rematch of a finished game, colours swapped."""
+    game = game_or_404(game_id)
+    try:
+        new, tokens = play.rematch(game.public_id, seats.tokens_for(request, game.public_id))
+    except play.NotSeated as exc:
+        return refuse(request, game, exc)
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
+        return to_game(request, game)
+    seats.remember(request, new.public_id, tokens)
+    return to_game(request, new)
+
+
+# Seats -------------------------------------------------------------------------------------
+
+
+@never_cache  # seat and invite links: kept out of every cache
+@require_safe
+def invite(request: HtmxHttpRequest, game_id: str, code: str) -> HttpResponse:
+    """The invite page: a one-click form to take the free seat (sent at once with JS on)."""
+    game = game_or_404(game_id)
+    if seats.tokens_for(request, game.public_id):
+        return to_game(request, game)
+    context = {
+        "game": game,
+        "code": code,
+        "genuine": constant_time_compare(code, play.invite_code(game)),
+        "seat_free": game.free_seat() is not None,
+    }
+    return render(request, "game/invite.html", context)
+
+
+@require_POST
+@limits.limited(limits.JOIN, too_many)
+def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Take the free seat with the invite code (or, in a rematch, as the returning player)."""
+    game = game_or_404(game_id)
+    previous = seats.tokens_for(request, game.rematch_of.public_id) if game.rematch_of else {}
+    try:
+        game, color, token = play.join(
+            game.public_id,
+            request.POST.get("invite", ""),
+            previous=previous,
+            held=seats.tokens_for(request, game.public_id),
+        )
+    except play.PlayError as exc:
+        messages.info(request, str(exc))
+        return to_game(request, game)
+    seats.remember(request, game.public_id, {color: token})
+    messages.success(request, f"You play {color}.")
+    return to_game(request, game)
+
+
+@never_cache  # seat and invite links: kept out of every cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def seat(request: HtmxHttpRequest, game_id: str, color: str, token: str) -> HttpResponse:
+    """A private seat link: continue a game from another device."""
+    game = game_or_404(game_id)
+    try:
+        play.check_seat(game, color, token)
+    except play.NotSeated as exc:
+        return refuse(request, game, exc)
+    if request.method == "POST":
+        seats.remember(request, game.public_id, {color: token})
+        return to_game(request, game)
+    return render(request, "game/seat.html", {"game": game, "color": color})
+
+
+@require_POST
+def renew_seat(request: HtmxHttpRequest, game_id: str, color: str) -> HttpResponse:
+    """Replace this browser's seat token: a leaked private link stops working."""
+    game = game_or_404(game_id)
+    try:
+        game, token = play.renew_seat(game.public_id, seats.tokens_for(request, game_id), color)
+    except play.NotSeated as exc:
+        return refuse(request, game, exc)
+    seats.remember(request, game.public_id, {color: token})
+    messages.success(request, f"Your private link as {color} is new: the old one no longer works.")
+    return to_game(request, game)

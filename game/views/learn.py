@@ -1,0 +1,42 @@
+"""The lessons of ``/learn/``: each a board on which a move is tried, in the address."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from game.pages import lesson_page
+from game.registry import DEFAULT
+from game.views.common import HtmxHttpRequest, partial, refusal_status
+
+# A move is a few characters; the rest of a longer text is not read.
+MAX_MOVE = 40
+
+
+@require_safe
+def learn(request: HttpRequest) -> HttpResponse:
+    """The lessons, in order."""
+    return render(request, "learn/index.html", {"lessons": DEFAULT.lessons})
+
+
+@vary_on_headers("HX-Request")
+@require_safe
+def lesson(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """A lesson's board; ``?move=`` tries a move on it and says whether it does the task.
+
+    Nothing is saved, so trying a move is a GET: the address holds the whole attempt.
+    Text that is not a move at all is a bad request (400); a move the rules refuse is
+    shown on the board (200).
+    """
+    kind = DEFAULT
+    slugs = [found.slug for found in kind.lessons]
+    if slug not in slugs:
+        raise Http404("there is no such lesson")
+    text = request.GET.get("move", "")[:MAX_MOVE]
+    page = lesson_page(kind, slugs.index(slug), text, request.GET.get("stone", ""))
+    template = "learn/_lesson.html" if partial(request) else "learn/lesson.html"
+    status = 400 if page.tried is not None and page.tried.unreadable else 200
+    context = {"page": page, "count": len(kind.lessons)}
+    return render(request, template, context, status=refusal_status(request, status))

@@ -1,0 +1,198 @@
+"""Looking back at a game: its analysis, its record and picture, importing a record,
+and continuing a game from any of its moments."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from game import computer, limits, play, records, seats
+from game.forms import ContinueForm
+from game.kinds import GamePosition
+from game.options import OptionError
+from game.pages import analysis_allowed, analysis_panel, game_record, game_urls, position_keys
+from game.registry import DEFAULT
+from game.views.common import (
+    HtmxHttpRequest,
+    SeeOther,
+    game_or_404,
+    moment,
+    partial,
+    refuse,
+    to_game,
+    too_many,
+)
+
+# Analysis ----------------------------------------------------------------------------------
+
+
+@require_POST
+def analyse(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Ask for the analysis of a moment (``ply``) or, with ``whole``, of every moment."""
+    game = game_or_404(game_id)
+    text = request.POST.get("ply", "")
+    if not (text.isascii() and text.isdigit() and int(text) <= game.ply):
+        refusal = play.PlayError(f"{text[:20]!r} is not a moment of this game")
+    elif not analysis_allowed(game):
+        refusal = play.PlayError("a game with a friend is analysed once it is over")
+    else:
+        refusal = None
+    if refusal is not None:
+        panel = analysis_panel(game, game.ply, error=str(refusal))
+        if partial(request) and panel is not None:  # shown where the request was made
+            return render(request, "game/_analysis.html", {"analysis": panel})
+        return refuse(request, game, refusal)
+    ply = int(text)
+    keys = position_keys(game)
+    with transaction.atomic():
+        if request.POST.get("whole"):
+            computer.request_analysis(game.game_kind, keys, computer.GAME_ANALYSIS_SECONDS)
+        else:
+            computer.request_analysis(game.game_kind, [keys[ply]])
+    if request.htmx:
+        return render(request, "game/_analysis.html", {"analysis": analysis_panel(game, ply)})
+    url = game_urls(game.public_id).page
+    return SeeOther(url if ply == game.ply else f"{url}?ply={ply}")
+
+
+@require_safe
+def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The analysis panel of a moment (``?ply=``), asked again while analyses are due."""
+    game = game_or_404(game_id)
+    ply = moment(request, game)
+    panel = analysis_panel(game, game.ply if ply is None else ply)
+    if panel is None:
+        raise Http404("a game with a friend is analysed once it is over")
+    return render(request, "game/_analysis.html", {"analysis": panel})
+
+
+# Continuing --------------------------------------------------------------------------------
+
+
+@require_POST
+@limits.limited(limits.CREATE, too_many)
+def continue_game(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Start a new game from a moment of this one (``ply``), hot-seat or against the
+    computer, with the moves up to it as its own first moves."""
+    game = game_or_404(game_id)
+    form = ContinueForm(request.POST, kind=game.game_kind)
+    if not form.is_valid():
+        messages.error(request, form.error_text())
+        return to_game(request, game)
+    ply = min(form.cleaned_data["ply"], game.ply)
+    data = form.cleaned_data
+    try:
+        new, tokens = play.create_game(
+            data["mode"],
+            game.rules,
+            data["color"] or "dark",
+            level=data["level"],
+            start=game.start(),
+            moves=game.cached_record()[:ply],
+        )
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
+        return to_game(request, game)
+    seats.remember(request, new.public_id, tokens)
+    return to_game(request, new)
+
+
+# Pictures ----------------------------------------------------------------------------------
+
+# A moment of a game changes only by a takeback; a position's picture never does.
+GAME_IMAGE_SECONDS = 300
+POSITION_IMAGE_SECONDS = 7 * 24 * 3600
+
+
+@require_safe
+def game_image(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The picture of a moment of the game (``?ply=``; the game now by default)."""
+    game = game_or_404(game_id)
+    ply = moment(request, game)
+    ply = game.ply if ply is None else ply
+    caption = f"{game.get_mode_display()} · after move {ply} of {game.ply}"
+    return png(request, game.game_kind.drawing.picture, game.position(ply), caption)
+
+
+def png(
+    request: HttpRequest,
+    picture,
+    position: GamePosition,
+    caption: str,
+    seconds: int = GAME_IMAGE_SECONDS,
+) -> HttpResponse:
+    """A board picture drawn by ``picture``, with an ETag of what it shows, cached
+    ``seconds``."""
+    last = position.last_played
+    tag = hashlib.sha256(f"{position!r}|{last and last.move}|{caption}".encode()).hexdigest()
+    etag = f'"{tag[:32]}"'
+    headers = {"ETag": etag, "Cache-Control": f"public, max-age={seconds}"}
+    if etag in request.headers.get("If-None-Match", ""):
+        return HttpResponse(status=304, headers=headers)
+    return HttpResponse(
+        picture(position, caption=caption), content_type="image/png", headers=headers
+    )
+
+
+# Records -----------------------------------------------------------------------------------
+
+
+@require_safe
+def record(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The game's record as a text file."""
+    game = game_or_404(game_id)
+    text = records.write_record(game_record(request, game))
+    return HttpResponse(
+        text,
+        content_type="text/plain; charset=utf-8",
+        headers={
+            "Content-Disposition": f'attachment; filename="maerstanas-{game.public_id}.txt"',
+            "Cache-Control": "no-cache",
+        },
+    )
+
+
+# A record pasted or uploaded: 64 kB is the reader's own limit (game.records).
+MAX_RECORD_BYTES = 64 * 1024
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@limits.limited(limits.CREATE, too_many)
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Paste or upload a record (or a bare list of moves) and replay it as a game."""
+    context: dict[str, object] = {"text": "", "error": ""}
+    if request.method != "POST":
+        return render(request, "game/import.html", context)
+    text = request.POST.get("record", "")
+    upload = request.FILES.get("file")
+    kind = DEFAULT
+    try:
+        rules = kind.rules.from_mapping(request.POST)
+        if upload is not None and upload.size:
+            if upload.size > MAX_RECORD_BYTES:
+                raise records.RecordError("the file is larger than a record can be (64 kB)")
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise records.RecordError("the file is not text (UTF-8)") from None
+        if not text.strip():
+            raise records.RecordError("paste a record or a list of moves, or choose a file")
+        found = records.read_record(text, rules)
+    except (OptionError, records.RecordError) as error:
+        context.update(text=text[:MAX_RECORD_BYTES], error=str(error))
+        return render(request, "game/import.html", context, status=400)
+    game = play.import_game(
+        found.rules,
+        found.start,
+        found.moves,
+        result=found.result,
+        end=found.end,
+        tags=dict(found.tags),
+    )
+    return SeeOther(reverse("game-detail", args=[game.public_id]))

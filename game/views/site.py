@@ -1,0 +1,78 @@
+"""The site's own pages: the home page with the new-game form, "My games", the About
+page and its documents, and the health check."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
+
+from game import limits, play, seats
+from game.forms import NewGameForm
+from game.pages import arena_ratings, my_game_lines
+from game.registry import DEFAULT, KINDS
+from game.views.common import HtmxHttpRequest, to_game, too_many
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@limits.limited(limits.CREATE, too_many)
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    """The welcome page; its form starts a game and redirects to it."""
+    form = NewGameForm(request.POST or None, kind=DEFAULT)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            game, tokens = play.create_game(
+                data["mode"], form.rules(), data["color"] or "dark", level=data["level"]
+            )
+            seats.remember(request, game.public_id, tokens)
+            return to_game(request, game)
+        return render(request, "game/home.html", _home_context(form), status=400)
+    return render(request, "game/home.html", _home_context(form))
+
+
+def _home_context(form: NewGameForm) -> dict[str, object]:
+    return {"form": form, "levels": form.kind.players.levels}
+
+
+@never_cache  # a browser's own list
+@require_safe
+def games(request: HttpRequest) -> HttpResponse:
+    """This browser's games: those going on first, your turn marked, then the finished."""
+    going_on, finished = my_game_lines(seats.my_games(request))
+    return render(request, "game/games.html", {"going_on": going_on, "finished": finished})
+
+
+@require_safe
+def healthz(request: HttpRequest) -> HttpResponse:
+    """A trivial answer for load balancers and uptime checks (touches no database)."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_safe
+def about(request: HttpRequest) -> HttpResponse:
+    """The rules of the game, as its author's page tells them, and our decisions."""
+    ratings = arena_ratings()
+    levels = [
+        (number, level, ratings.get(level.id))
+        for number, level in enumerate(DEFAULT.players.levels, start=1)
+    ]
+    return render(request, "about.html", {"levels": levels})
+
+
+# The project's own documents, served as the text they are: the About page links them.
+# Each kind's rule book is "rules" (Mǽrstánas's) or its name.
+DOCS = {"design": "DESIGN.md"} | {
+    "rules" if kind is DEFAULT else kind.name: kind.rules_doc for kind in KINDS.values()
+}
+
+
+@require_safe
+def doc(request: HttpRequest, name: str) -> HttpResponse:
+    """``docs/RULES.md`` or ``docs/DESIGN.md`` as plain text; any other name is a 404."""
+    if name not in DOCS:
+        raise Http404("there is no such document")
+    text = (settings.BASE_DIR / "docs" / DOCS[name]).read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
