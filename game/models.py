@@ -293,7 +293,9 @@ class Game(models.Model):
         with ``prefetch_related("seats")``). A free side has no row."""
         cached = getattr(self, "_seats", None)
         if cached is None:
-            cached = self._seats = {seat.color: seat for seat in self.seats.all()}
+            prefetched = getattr(self, "_prefetched_objects_cache", {}).get("seats")
+            seats = Seat.objects.of_game(self) if prefetched is None else prefetched
+            cached = self._seats = {seat.color: seat for seat in seats}
         return cached
 
     def seat(self, color: Color | str) -> Seat | None:
@@ -412,6 +414,29 @@ class Game(models.Model):
         hooks.game_changed.send(sender=Game, game=self, using=using)
 
 
+class SeatManager(models.Manager["Seat"]):
+    def of_game(self, game: Game) -> list[Seat]:
+        """The seats of ``game``: one indexed read, built once as ``GameManager``'s
+        statements are. Every move and every page of a game reads its seats; the
+        ORM's ``game.seats.all()`` spent some 150 µs of a move building the query."""
+        alias = router.db_for_read(self.model, instance=game)  # pragma: no mutate (one database)
+        with connections[alias].cursor() as cursor:
+            cursor.execute(_seats_sql(alias), [game.pk])
+            rows = cursor.fetchall()
+        names = [field.attname for field in self.model._meta.concrete_fields]
+        return [self.model.from_db(alias, names, row) for row in rows]
+
+
+@cache
+def _seats_sql(alias: str) -> str:
+    """``SeatManager.of_game``'s statement, on one database."""
+    quote = connections[alias].ops.quote_name
+    meta = Seat._meta
+    columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
+    game = quote(meta.get_field("game").column)
+    return f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {game} = %s"
+
+
 class Seat(models.Model):
     """Who holds one side of a game: a person, by the hash of the secret token their
     browser or program holds, or the computer, by its level. A side nobody holds
@@ -421,6 +446,8 @@ class Seat(models.Model):
     color = models.CharField(max_length=5, choices=[(c.value, c.value) for c in Color])
     token_hash = models.CharField(max_length=64, blank=True, help_text="hash of the seat token")
     level = models.CharField(max_length=16, blank=True, help_text="the computer's level")
+
+    objects = SeatManager()
 
     class Meta:
         constraints = [
