@@ -66,12 +66,16 @@ def play(server: Server, game_id: str, color: str, token: str, level: str, secon
             else:
                 state = news
             continue
-        position = Position.replay(Rules(**state["rules"]), state["record"])
-        move = bots.choose_move(position, level, seconds=seconds)
-        state = server.call(
-            "POST", f"/api/games/{game_id}/moves", {"move": str(move), "ply": state["ply"]}, token
+        # The position as it stands: a game need not have started on the empty board.
+        position = Position.from_text(
+            state["position"], Rules.from_mapping(state["rules"], typed=True)
         )
-        print(f"{color} played {state['record'][position.ply]}", flush=True)
+        move = bots.choose_move(position, level, seconds=seconds)
+        ply = state["ply"]
+        state = server.call(
+            "POST", f"/api/games/{game_id}/moves", {"move": str(move), "ply": ply}, token
+        )
+        print(f"{color} played {state['record'][ply]}", flush=True)
     return state
 
 

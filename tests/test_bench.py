@@ -1,8 +1,11 @@
-"""The engine benchmark (bench/engine.py) measures what it says, briefly."""
+"""The engine benchmark (bench/engine.py) and the instruction counts
+(bench/instructions.py) measure what they say, briefly."""
 
 from __future__ import annotations
 
-from bench import engine
+import pytest
+
+from bench import engine, instructions
 from game.engine import Rules
 
 
@@ -18,3 +21,12 @@ def test_the_benchmark_prints_both_figures_for_every_rule_set(capsys):
     assert sum("playouts/s best" in line for line in lines) == 4
     assert sum("MCTS iterations/s" in line for line in lines) == 4
     assert any(line.startswith("wraparound") and "guided" in line for line in lines)
+
+
+@pytest.mark.slow
+def test_the_instruction_counts_run_each_workload_and_count_a_playout():
+    instructions.playout(3)
+    instructions.search(1)
+    per_playout = instructions.per_unit(instructions.ROOT, "playout", 3)
+    # A random game is some 36 moves; each costs thousands of instructions, not millions.
+    assert 100_000 < per_playout < 10_000_000
