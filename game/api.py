@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
 from django.urls import reverse
-from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 
 from game import limits, play
@@ -52,9 +52,16 @@ def error(status: int, message: str) -> JsonResponse:
 
 
 def endpoint(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """An API view: only ``methods``, and every refusal as a JSON error."""
+    """An API view: only ``methods``, and every refusal as a JSON error.
+
+    No API view reads a cookie, so none is CSRF-checked: a seat is in the
+    Authorization header, which no other site can set, an invite in the body, and a
+    body must be JSON, which no other site can send without the browser asking first.
+    (Checked, a wrong method was an HTML 403 where a JSON 405 belongs.)
+    """
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @csrf_exempt
         @wraps(view)
         def wrapped(request: HttpRequest, **kwargs: Any) -> HttpResponse:
             response = _answer(view, methods, request, **kwargs)
@@ -119,7 +126,13 @@ def _game(game_id: str) -> Game:
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
-    """The request's JSON object; 411 in chunks, 413 too long, 400 when it is not one."""
+    """The request's JSON object; 415 sent as anything but JSON, 411 in chunks, 413 too
+    long, 400 when it is not one."""
+    # A form of another site can post text/plain or a form to any address without the
+    # browser asking first; only JSON needs the browser's leave (CORS), which no other
+    # site gets: so no page elsewhere spends its visitors' allowance of new games.
+    if request.content_type != "application/json":
+        raise ApiError(415, "send the body as JSON, with Content-Type: application/json")
     # Django reads a body only as far as its Content-Length: a chunked one would be
     # read as empty and the program's fields silently dropped.
     # Headers ignore case, and a default without "chunked" reads the same as "".
@@ -194,7 +207,6 @@ def _too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
     return error(429, str(exceeded))
 
 
-@csrf_exempt  # no cookie is read; a forged request starts a game the forger cannot see
 @endpoint("POST")
 @limits.limited(limits.CREATE, _too_many)
 def create(request: HttpRequest) -> HttpResponse:
@@ -219,7 +231,6 @@ def create(request: HttpRequest) -> HttpResponse:
     return JsonResponse(body, status=201)
 
 
-@csrf_exempt  # no cookie is read: the invite code in the body is the credential
 @endpoint("POST")
 @limits.limited(limits.JOIN, _too_many)
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -241,7 +252,6 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     )
 
 
-@csrf_exempt  # the seat is in the Authorization header, which no other site can set
 @endpoint("POST")
 @limits.limited(limits.API_WRITE, _too_many)
 def moves(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -254,10 +264,11 @@ def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     if "ply" not in data:
         raise ApiError(400, "send the ply you saw as 'ply', so a stale move is never played")
     ply = _field(data, "ply", int, None)
-    return JsonResponse(state(play.make_move(game_id, seats, move, ply)))
+    # The position seen, optional: a takeback can bring a game back to the same ply.
+    seen = _field(data, "position", str, "")
+    return JsonResponse(state(play.make_move(game_id, seats, move, ply, seen=seen)))
 
 
-@csrf_exempt  # the seat is in the Authorization header, which no other site can set
 @endpoint("POST")
 @limits.limited(limits.API_WRITE, _too_many)
 def resign(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -283,7 +294,6 @@ def poll(request: HttpRequest, game_id: str, ply: int) -> HttpResponse:
     return JsonResponse(state(_game(game_id)))
 
 
-@csrf_exempt  # a 404 for any method, with no cookie read
 @endpoint("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 def not_found(request: HttpRequest, path: str = "") -> HttpResponse:
     """Any other address under /api/: a JSON 404, as a program expects."""
@@ -295,17 +305,27 @@ def _is_api(request: HttpRequest) -> bool:
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """The site's 400 (a Host it does not serve, a request it cannot read): JSON under /api/."""
+    """The site's 400 (a Host it does not serve, a request it cannot read): JSON under /api/.
+
+    Never through the CSRF check, as Django's own handlers go (``requires_csrf_token``):
+    a request that cannot be read fails that check's reading of its form again, and
+    the 400 became a 500 with its traceback in the log.
+    """
     if not _is_api(request):
-        # Django's own 400 page does not show the exception it is given.
-        return defaults.bad_request(request, exception)  # pragma: no mutate
+        return _page("400.html", 400)
     if isinstance(exception, DisallowedHost):
         return error(400, "this server does not answer to that host name")
     return error(400, "the server cannot read this request")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """The site's 500: JSON under /api/, so a program never has to read an HTML page."""
+    """The site's 500: JSON under /api/, so a program never has to read an HTML page;
+    never through the CSRF check (``bad_request`` says why)."""
     if not _is_api(request):
-        return defaults.server_error(request)
+        return _page("500.html", 500)
     return error(500, "the server failed to answer: look at the game again before you retry")
+
+
+def _page(template_name: str, status: int) -> HttpResponse:
+    """An error page drawn from its template alone, with nothing of the request."""
+    return HttpResponse(loader.get_template(template_name).render(), status=status)

@@ -9,36 +9,67 @@ transaction would hold the database's write lock that long), then hands the move
 back to ``play``, which checks under the row lock that the game is still at the ply
 the task was for. A task run twice, or by two workers, so changes a game at most
 once; a task lost with a killed worker is enqueued again by ``recover``.
+
+The queue is fair between clients (``fairly``): a task's priority falls by one for
+each task of the same client still waiting, so a worker takes every client's first
+task before anyone's second. One address keeping a dozen games against the
+strongest level moving made a newcomer wait 28 s for the weakest level's first
+move when the queue was first come, first served.
 """
 
 from __future__ import annotations
 
+import hashlib
 from functools import partial
+from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.dispatch import receiver
 from django_tasks import task
+from django_tasks.base import TASK_MIN_PRIORITY, Task
+from django_tasks_db.models import DBTaskResult
 
-from game import hooks, play
+from game import hooks, limits, play
 from game.kinds import GameKind
 from game.models import Analysis, Game, Seat
 from game.options import Options
 from game.registry import find_kind
 
 
+def client_key(client: str) -> str:
+    """A client's key in the queue: its address, hashed with the site's secret, so the
+    queue's table keeps no address."""
+    if not client:
+        return ""
+    return hashlib.sha256(f"{settings.SECRET_KEY}:{client}".encode()).hexdigest()[:16]
+
+
+def fairly(task: Task, *args: Any, priority: int = 0) -> Any:
+    """Enqueue ``task`` for the client of the request being served, after the tasks of
+    every client with fewer waiting: its priority is ``priority`` less one for each of
+    its client's tasks still waiting. Work set going by no request (the worker's own,
+    a recovery) is nobody's and goes at ``priority``."""
+    client = client_key(limits.current_client.get())
+    if client:
+        waiting = DBTaskResult.objects.ready().filter(args_kwargs__kwargs__client=client)
+        priority = max(TASK_MIN_PRIORITY, priority - waiting.count())
+    return task.using(priority=priority).enqueue(*args, client=client)
+
+
 @receiver(hooks.computer_to_move, dispatch_uid="game.computer.to_move")
 def _to_move(sender: type[Game], public_id: str, ply: int, **kwargs: object) -> None:
-    reply.enqueue(public_id, ply)
+    fairly(reply, public_id, ply)
 
 
 @receiver(hooks.hint_asked, dispatch_uid="game.computer.hint_asked")
 def _hint_asked(sender: type[Game], public_id: str, ply: int, **kwargs: object) -> None:
-    hint.enqueue(public_id, ply)
+    fairly(hint, public_id, ply)
 
 
 @task()
-def reply(public_id: str, ply: int) -> str:
+def reply(public_id: str, ply: int, client: str = "") -> str:
     """Think of and play the computer's move in the game at ``ply``; return it, or ""
     when there was nothing to do."""
     game = Game.objects.filter(public_id=public_id).first()
@@ -49,7 +80,7 @@ def reply(public_id: str, ply: int) -> str:
 
 
 @task()
-def hint(public_id: str, ply: int) -> str:
+def hint(public_id: str, ply: int, client: str = "") -> str:
     """Think of the strongest level's move for the hint asked at ``ply``; return it, or
     "" when the game has moved on."""
     game = Game.objects.filter(public_id=public_id).first()
@@ -130,12 +161,14 @@ def request_analysis(kind: GameKind, keys: list[str], seconds: float = ANALYSIS_
         )
         for start in range(0, len(wanted), POSITIONS_PER_TASK):
             chunk = wanted[start : start + POSITIONS_PER_TASK]
-            transaction.on_commit(partial(analyse.enqueue, chunk, seconds, kind.name))
+            transaction.on_commit(
+                partial(fairly, analyse, chunk, seconds, kind.name, priority=ANALYSIS_PRIORITY)
+            )
     return len(wanted)
 
 
 @task(priority=ANALYSIS_PRIORITY)
-def analyse(keys: list[str], seconds: float, kind: str = "maerstanas") -> int:
+def analyse(keys: list[str], seconds: float, kind: str = "maerstanas", client: str = "") -> int:
     """Analyse each position of ``keys`` (of the game ``kind``) still waiting, in
     order, saving each as it is done so the page shows them as they come; return how
     many were analysed."""

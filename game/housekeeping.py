@@ -1,22 +1,37 @@
-"""Deleting what nobody will come back to: games left waiting or unplayed, and old counts.
+"""Deleting what nobody will come back to: the site's retention policy.
 
-Nothing else ever deletes a game, and anyone may start one. A game that nobody
-joined, or in which nobody moved, for ``settings.ABANDONED_GAME_DAYS`` days is
-deleted with its moves; a finished game is kept, however old, for its players to
-look back on, and so is an imported record, which someone chose to keep. The
-worker runs ``daily`` once a day (``manage.py worker`` schedules it);
-``manage.py prune_games`` does the same by hand.
+Anyone may start a game, and nothing else ever deletes one, so the worker runs
+``daily`` once a day (``manage.py worker`` schedules it) and deletes:
+
+- games that never ended and nobody joined or moved in for
+  ``settings.ABANDONED_GAME_DAYS`` days (imported records aside, which someone
+  chose to keep), with their moves;
+- games in which no move was ever played (resigned at once, a rematch nobody
+  played) unchanged for ``settings.EMPTY_GAME_DAYS`` days: a resign-and-rematch
+  loop made thirty such games a second;
+- analyses made more than ``settings.ANALYSIS_DAYS`` days ago: a cache, worked
+  out again when asked for;
+- the worker's finished task results older than ``settings.TASK_RESULT_DAYS``
+  days (django-tasks-db's own ``prune_db_task_results``);
+- rate-limit counts of windows that have ended.
+
+A game with a move that ended is kept, however old, for its players to look back
+on. ``manage.py prune_games`` runs the whole policy by hand.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.core.management import call_command
 from django_tasks import task
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from game import limits
-from game.models import Game
+from game.models import Analysis, Game
 
 DAY = timedelta(days=1)
 
@@ -36,19 +51,75 @@ def prune_games(days: int | None = None, now: datetime | None = None) -> int:
     return count
 
 
+def prune_empty_games(days: int | None = None, now: datetime | None = None) -> int:
+    """Delete the games in which no move was played, unchanged for ``days`` days
+    (imported records aside); return how many."""
+    days = settings.EMPTY_GAME_DAYS if days is None else days
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
+    empty = (
+        Game.objects.filter(moves=None).exclude(mode=Game.Mode.IMPORTED).filter(updated__lt=cutoff)
+    )
+    count = empty.count()
+    empty.delete()
+    return count
+
+
+def prune_analyses(days: int | None = None, now: datetime | None = None) -> int:
+    """Delete the analyses made more than ``days`` days ago; return how many."""
+    days = settings.ANALYSIS_DAYS if days is None else days
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
+    deleted, _ = Analysis.objects.filter(created__lt=cutoff).delete()
+    return deleted
+
+
+def prune_task_results(days: int | None = None) -> int:
+    """Delete the worker's finished task results older than ``days`` days; return how
+    many (by django-tasks-db's command)."""
+    days = settings.TASK_RESULT_DAYS if days is None else days
+    before = DBTaskResult.objects.finished().count()
+    call_command("prune_db_task_results", min_age_days=days, queue_name="*", verbosity=0)
+    return before - DBTaskResult.objects.finished().count()
+
+
+@dataclass(frozen=True)
+class Pruned:
+    """What one run of the policy deleted."""
+
+    abandoned: int
+    empty: int
+    analyses: int
+    task_results: int
+    counts: int
+
+    def __str__(self) -> str:
+        return (
+            f"deleted {self.abandoned} abandoned games, {self.empty} games without a move, "
+            f"{self.analyses} old analyses, {self.task_results} old task results "
+            f"and {self.counts} old rate counts"
+        )
+
+
+def prune_all() -> Pruned:
+    """Run the whole retention policy once; say what it deleted."""
+    return Pruned(
+        abandoned=prune_games(),
+        empty=prune_empty_games(),
+        analyses=prune_analyses(),
+        task_results=prune_task_results(),
+        counts=limits.forget_expired(),
+    )
+
+
 @task()
 def daily() -> str:
-    """Prune abandoned games and ended rate-limit windows, then come back in a day."""
-    games, counts = prune_games(), limits.forget_expired()
+    """Run the retention policy, then come back in a day."""
+    pruned = prune_all()
     daily.using(run_after=datetime.now(UTC) + DAY).enqueue()
-    return f"deleted {games} abandoned games and {counts} old rate counts"
+    return str(pruned)
 
 
 def schedule_daily() -> bool:
     """Enqueue ``daily`` now unless it is waiting in the queue already; True if it was."""
-    from django_tasks.base import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
     waiting = DBTaskResult.objects.filter(
         task_path=daily.module_path, status=TaskResultStatus.READY
     )

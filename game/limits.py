@@ -13,8 +13,10 @@ proxy's address then, and nobody's otherwise), so a client cannot choose its own
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache, wraps
@@ -39,6 +41,32 @@ class Limit:
 CREATE = Limit("create", requests=30, seconds=600)
 JOIN = Limit("join", requests=60, seconds=600)
 API_WRITE = Limit("api", requests=600, seconds=60)
+# A picture not drawn before costs some 70 ms of a core: six clients asking for new
+# ones took both cores of a small server.
+DRAW = Limit("draw", requests=30, seconds=60)
+# Hints and analyses each cost the worker a second of the strongest level's thought.
+THINK = Limit("think", requests=60, seconds=600)
+
+# The client of the request being served, for what it sets going after it is
+# answered (the computer's tasks are queued fairly by client: game.computer).
+current_client: ContextVar[str] = ContextVar("current_client", default="")
+
+
+class ClientMiddleware:
+    """Note each request's client in ``current_client`` while it is served."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = current_client.set(client_of(request))
+        try:
+            return self.get_response(request)
+        finally:
+            current_client.reset(token)
 
 
 class Exceeded(Exception):
@@ -54,8 +82,19 @@ class Exceeded(Exception):
 
 
 def client_of(request: HttpRequest) -> str:
-    """The address the request came from (the proxy's forwarded one, if trusted)."""
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    """The client the request came from: its address (the proxy's forwarded one, if
+    trusted), or for IPv6 its /64 network, which one household or server is handed
+    whole: counted by address, an IPv6 client would have 2⁶⁴ allowances."""
+    address = request.META.get("REMOTE_ADDR") or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if parsed.version == 4:
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:  # an IPv4 client on a dual-stack socket
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
 
 
 def count(limit: Limit, client: str, now: float | None = None) -> None:
@@ -82,6 +121,23 @@ def forget_expired(now: datetime | None = None) -> int:
     return deleted
 
 
+def check(limit: Limit, request: HttpRequest) -> None:
+    """Count one request of ``limit``'s kind by the request's client, when the site
+    counts; raise ``Exceeded`` past the limit."""
+    if settings.RATE_LIMITS:
+        count(limit, client_of(request))
+
+
+def refused(response: HttpResponse, exceeded: Exceeded) -> HttpResponse:
+    """``response`` made the 429 of ``exceeded``, with its ``Retry-After``; a refusal
+    drawn on the part of a page htmx redraws keeps its 200 (``drawn_refusal``), as
+    every refusal htmx is to show does (game/views/common.py)."""
+    if not getattr(response, "drawn_refusal", False):
+        response.status_code = 429
+    response["Retry-After"] = str(exceeded.retry_after)
+    return response
+
+
 def limited(
     limit: Limit, refuse: Callable[[HttpRequest, Exceeded], HttpResponse], methods=("POST",)
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
@@ -91,14 +147,11 @@ def limited(
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method in methods and settings.RATE_LIMITS:
+            if request.method in methods:
                 try:
-                    count(limit, client_of(request))
+                    check(limit, request)
                 except Exceeded as exc:
-                    response = refuse(request, exc)
-                    response.status_code = 429
-                    response["Retry-After"] = str(exc.retry_after)
-                    return response
+                    return refused(refuse(request, exc), exc)
             return view(request, *args, **kwargs)
 
         return wrapped

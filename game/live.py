@@ -26,7 +26,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -308,15 +308,22 @@ def newsroom() -> Newsroom:
         return _newsroom
 
 
-async def stream(game_id: str, since: int) -> AsyncIterator[str]:
+async def stream(
+    game_id: str, since: int, on_close: Callable[[], None] | None = None
+) -> AsyncIterator[str]:
     """The events of a game's stream for a page at revision ``since``.
 
     It subscribes before it reads the game, so no change falls between the two. It
     ends, after saying so, once the game is over; while nothing happens it sends a
-    comment every ``LIVE_KEEPALIVE_SECONDS`` so that proxies keep it open.
+    comment every ``LIVE_KEEPALIVE_SECONDS`` so that proxies keep it open. After
+    ``LIVE_STREAM_SECONDS`` it ends anyway and the browser opens a new one, from the
+    revision it has: a stream left open by a forgotten tab is not kept for ever.
+    ``on_close`` is called once it ends, however it ends.
     """
     room = newsroom()
     subscription = room.subscribe(game_id)
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + settings.LIVE_STREAM_SECONDS
     try:
         news = await sync_to_async(read_once)(game_id)
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
@@ -328,8 +335,89 @@ async def stream(game_id: str, since: int) -> AsyncIterator[str]:
                 if news.over:
                     yield "event: end\ndata: over\n\n"
                     return
-            news = await subscription.next(settings.LIVE_KEEPALIVE_SECONDS)
-            if news is None:
+            left = ends - loop.time()
+            if left <= 0:
+                yield ": time to reconnect\n\n"
+                return
+            news = await subscription.next(min(settings.LIVE_KEEPALIVE_SECONDS, left))
+            if news is None and loop.time() < ends:
                 yield ": keep-alive\n\n"
     finally:
         room.unsubscribe(subscription)
+        if on_close is not None:
+            on_close()
+
+
+class Gate:
+    """Who may open a stream in this process: a client holds at most ``per_client``
+    open, and opens at most ``opens`` in ``window`` seconds.
+
+    One address opened 3,000 idle streams in five seconds, and with them every file
+    the processes could open: the site stopped accepting anyone. Counted here in
+    the process's memory, at no cost to the database a stream would otherwise add.
+    """
+
+    def __init__(self, per_client: int, opens: int, window: float = 60.0) -> None:
+        self.per_client = per_client
+        self.opens = opens
+        self.window = window
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+        self._opened: dict[str, tuple[int, int]] = {}  # client: (window number, opens)
+
+    def admit(self, client: str, now: float | None = None) -> str:
+        """Let ``client`` open a stream and return "", or say why it may not."""
+        now = time.monotonic() if now is None else now
+        window = int(now // self.window)
+        with self._lock:
+            if self._open.get(client, 0) >= self.per_client:
+                return f"too many live pages open: at most {self.per_client} from one address"
+            started, opens = self._opened.get(client, (window, 0))
+            opens = opens + 1 if started == window else 1
+            if opens > self.opens:
+                return (
+                    f"too many live pages opened: at most {self.opens} a minute from one "
+                    "address; the page asks for news by itself meanwhile"
+                )
+            self._opened[client] = (window, opens)
+            if len(self._opened) > 4 * self.opens * self.per_client:  # forget old windows
+                self._opened = {c: o for c, o in self._opened.items() if o[0] == window}
+            self._open[client] = self._open.get(client, 0) + 1
+            return ""
+
+    def ticket(self, client: str) -> Callable[[], None]:
+        """What gives ``client``'s admitted stream back, once, however often it is called."""
+        given_back = threading.Event()
+
+        def give_back() -> None:
+            if not given_back.is_set():
+                given_back.set()
+                self.leave(client)
+
+        return give_back
+
+    def leave(self, client: str) -> None:
+        """A stream of ``client`` closed."""
+        with self._lock:
+            left = self._open.get(client, 0) - 1
+            if left > 0:
+                self._open[client] = left
+            else:
+                self._open.pop(client, None)
+
+    def held(self, client: str) -> int:
+        """How many streams ``client`` holds open here."""
+        with self._lock:
+            return self._open.get(client, 0)
+
+
+_gate: Gate | None = None
+
+
+def gate() -> Gate:
+    """This process's gate for streams."""
+    global _gate
+    with _newsroom_lock:
+        if _gate is None:
+            _gate = Gate(settings.LIVE_STREAMS_PER_CLIENT, settings.LIVE_STREAM_OPENS_PER_MINUTE)
+        return _gate

@@ -228,6 +228,8 @@ class Game(models.Model):
     # In a friend game, the side that asks to take back its last move, until the
     # other side answers; "" when nobody asks.
     takeback_by = models.CharField(max_length=5, blank=True)
+    # How many times the invite link was renewed: each gives another code.
+    invite_version = models.PositiveSmallIntegerField(default=0)
 
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True, db_index=True)  # newsroom, pruning

@@ -418,6 +418,10 @@ def analysis_panel(game: Game, ply: int, error: str = "") -> AnalysisPanel | Non
 # Records -----------------------------------------------------------------------------------
 
 
+# The tags of an export that name this game on this site, whatever a record said.
+SITE_TAGS = ("Game", "Site")
+
+
 def game_record(request: HttpRequest, game: Game) -> records.Record:
     """The game's record: its tags, rules, start, moves and how it ended."""
     computer = computer_seat(game)
@@ -437,8 +441,9 @@ def game_record(request: HttpRequest, game: Game) -> records.Record:
     }
     if game.mode == Game.Mode.IMPORTED:
         # The record's own names and date, and any other tag it had, come back (the
-        # rules' tags are the reader's to make, from the game: make_record drops them).
-        tags |= imported
+        # rules' tags are the reader's to make, from the game: make_record drops them);
+        # which game this is, and where, is the site's to say.
+        tags |= {name: value for name, value in imported.items() if name not in SITE_TAGS}
     return records.make_record(
         rules=game.rules,
         moves=game.cached_record(),

@@ -67,8 +67,26 @@ class NotStarted(PlayError):
 
 
 def invite_code(game: Game) -> str:
-    """The secret of a friend game's invite link (128 bits, derived, never stored)."""
-    return salted_hmac("maerstanas.invite", game.public_id).hexdigest()[:32]
+    """The secret of a friend game's invite link (128 bits, derived, never stored);
+    each renewal (``renew_invite``) gives another."""
+    renewed = f":{game.invite_version}" if game.invite_version else ""
+    return salted_hmac("maerstanas.invite", f"{game.public_id}{renewed}").hexdigest()[:32]
+
+
+def renew_invite(public_id: str, tokens: Tokens) -> Game:
+    """Give a friend game waiting for its friend a new invite link: the old one, if it
+    leaked, takes nobody's seat. Only its player may, and only while the seat is free."""
+    with transaction.atomic():
+        game = _locked(public_id)
+        if game.is_over:
+            raise GameFinished("the game is over: nobody can join it")
+        if not seated_colors(game, tokens):
+            raise NotSeated("only this game's player can renew its invite")
+        if game.mode != Game.Mode.FRIEND or game.free_seat() is None:
+            raise PlayError("both seats are taken: there is no invite to renew")
+        game.invite_version += 1
+        game.save_change("invite_version")
+    return game
 
 
 def revision(public_id: str) -> int | None:
@@ -240,8 +258,10 @@ def join(
         if game.is_over:
             raise GameFinished("the game is over: you can watch it, but not join it")
         if seated := seated_colors(game, held or {}):
-            (color,) = seated  # a friend game's creator holds one seat
-            raise PlayError(f"you play {color} in this game already: send the invite to a friend")
+            # Its creator holds one seat; a browser that opened the other's seat link
+            # beside its own holds both.
+            sides = " and ".join(sorted(seated))
+            raise PlayError(f"you play {sides} in this game already: send the invite to a friend")
         color = game.free_seat()
         if color is None:
             raise NotSeated("both seats are taken: you can watch this game")
@@ -296,18 +316,26 @@ def _check_turn(game: Game, tokens: Tokens, action: str) -> None:
 
 
 def make_move(
-    public_id: str, tokens: Tokens, text: str, expected_ply: int | str | None = None
+    public_id: str,
+    tokens: Tokens,
+    text: str,
+    expected_ply: int | str | None = None,
+    seen: str = "",
 ) -> Game:
     """Play ``text`` for the side to move, then any automatic pass; return the game.
 
-    ``expected_ply`` is the ply the player saw: when the game has moved on, the move
-    is refused with ``StaleMove`` so a double click or a stale tab never plays twice.
+    ``expected_ply`` is the ply the player saw, and ``seen`` the position text: when
+    the game has moved on, or a takeback brought it back to the same ply in another
+    position, the move is refused with ``StaleMove``, so a double click or a stale
+    tab never plays twice, nor in a position its player did not see.
     Raises ``PlayError`` subclasses for who may move and ``MoveError`` for the rules.
     """
     with transaction.atomic():
         game = _locked(public_id)
         _check_turn(game, tokens, "move")
         if expected_ply not in (None, "") and str(expected_ply) != str(game.ply):
+            raise StaleMove("the board changed since you saw it: look again and choose anew")
+        if seen and seen != game.position_text:
             raise StaleMove("the board changed since you saw it: look again and choose anew")
         # The cached position is rewritten with every move in the same transaction
         # (tests check it always equals a replay of the log), so it can stand in for

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import secrets
 
+from django.core.paginator import Page, Paginator
 from django.db import transaction
+from django.db.models import Case, When
 from django.http import HttpRequest
 
 from game.models import BrowserGame, Game
@@ -60,10 +62,19 @@ def remember(request: HttpRequest, public_id: str, tokens: dict[str, str]) -> No
                 entry.save(update_fields=["colors"])
 
 
-def my_games(request: HttpRequest) -> list[BrowserGame]:
-    """This browser's games, newest first, each with its game."""
-    browser = browser_id(request)
-    if not browser:
-        return []
-    entries = BrowserGame.objects.filter(browser=browser).select_related("game")
-    return list(entries.prefetch_related("game__seats"))
+# "My games" shows this many a page: a list of thousands cost most of a second.
+GAMES_PER_PAGE = 50
+
+
+def my_games(request: HttpRequest, number: int | str | None = 1) -> Page:
+    """One page of this browser's games, each with its game: those going on first,
+    then the finished, newest first within each. A page out of range is the last."""
+    browser = browser_id(request) or "-"  # no id: a list of nothing
+    entries = (
+        BrowserGame.objects.filter(browser=browser)
+        .select_related("game")
+        .prefetch_related("game__seats")
+        .annotate(over=Case(When(game__status__in=Game.GOING_ON, then=0), default=1))
+        .order_by("over", "-created", "-pk")
+    )
+    return Paginator(entries, GAMES_PER_PAGE).get_page(number)

@@ -33,6 +33,7 @@ urlpatterns = [
     path("p/continue", positions.position_continue, name="position-continue"),
     path("p/image.png", positions.position_image, name="position-image"),
     path("g/<game:game_id>/join", games.join, name="game-join"),
+    path("g/<game:game_id>/invite/renew", games.renew_invite, name="game-invite-renew"),
     path("g/<game:game_id>/invite/<str:code>/", games.invite, name="game-invite"),
     path("g/<game:game_id>/seat/<str:color>/<str:token>/", games.seat, name="game-seat"),
     path("g/<game:game_id>/seat/<str:color>/renew", games.renew_seat, name="game-seat-renew"),

@@ -6,8 +6,11 @@ CSRF check refused it, and a body sent a byte at a time would hold its request
 for as long as the client liked. ``RequestGuard`` stands in front of Django and
 reads the body itself, with a size limit and a deadline, and refuses at once
 what no page of the site accepts: uploads to any URL but the one that takes a file
-(a game record, at ``/import/``) and forms in any encoding but UTF-8 (Django
-refuses those too, but its error page reads the body again and fails with a 500).
+(a game record, at ``/import/``), forms in any encoding but UTF-8 (Django
+refuses those too, but its error page reads the body again and fails with a 500),
+and headers that may come once but came twice (RFC 9110, section 5.3: two
+``Content-Type`` lines, or a ``charset`` given twice, are read one way here and
+another by Django).
 """
 
 from __future__ import annotations
@@ -31,6 +34,24 @@ BODY_SECONDS = 10.0
 # The URLs that take a file, and their limits: a game record is at most 64 kB
 # (game.records), plus the form's other fields and the upload's own framing.
 UPLOADS = {"/import/": 80 * 1024}
+# Headers a request may carry once: RFC 9110's singletons, and the cookie (RFC 6265,
+# section 5.4), the CSRF token's and htmx's.
+SINGLETONS = frozenset(
+    {
+        b"host",
+        b"content-type",
+        b"content-length",
+        b"authorization",
+        b"cookie",
+        b"origin",
+        b"referer",
+        b"user-agent",
+        b"x-csrftoken",
+        b"hx-request",
+        b"if-modified-since",
+        b"last-event-id",
+    }
+)
 
 
 class RequestGuard:
@@ -55,7 +76,9 @@ class RequestGuard:
         headers = {name.lower(): value for name, value in scope["headers"]}
         upload_limit = self.uploads.get(scope["path"])
         limit = upload_limit or self.max_body
-        refusal = self._refusal(headers, limit, takes_files=upload_limit is not None)
+        refusal = _repeated(scope["headers"]) or self._refusal(
+            headers, limit, takes_files=upload_limit is not None
+        )
         if refusal:
             await _answer(scope, send, *refusal)
             return
@@ -81,6 +104,10 @@ class RequestGuard:
         has_body = (length and int(length) > 0) or b"transfer-encoding" in headers
         media_type, _, params = headers.get(b"content-type", b"").partition(b";")
         media_type = media_type.strip().lower()
+        names = [param.partition(b"=")[0].strip().lower() for param in params.split(b";")]
+        names = [name for name in names if name]
+        if len(set(names)) != len(names):
+            return 400, "a parameter of the Content-Type comes twice"
         if has_body and media_type == b"multipart/form-data" and not takes_files:
             return 413, "this address takes no uploads: send forms urlencoded"
         if media_type == b"application/x-www-form-urlencoded" and not _is_utf8(params):
@@ -101,6 +128,18 @@ class RequestGuard:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
+
+
+def _repeated(headers: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
+    """A refusal of a header that may come once but came more often, if one did."""
+    seen: set[bytes] = set()
+    for name, _ in headers:
+        name = name.lower()
+        if name in SINGLETONS:
+            if name in seen:
+                return 400, f"the {name.decode()} header comes more than once"
+            seen.add(name)
+    return None
 
 
 class _TooLarge(Exception):

@@ -2,7 +2,9 @@
 
 A private seat link (``/g/<id>/seat/<colour>/<token>/``) and an invite link
 (``/g/<id>/invite/<code>/``) carry their secret in the path, and every access log
-line and "Not Found" warning would otherwise keep it for anyone who reads the logs.
+line and "Not Found" warning would otherwise keep it for anyone who reads the logs:
+with or without the final slash, with a query after it, under ``/api/`` or
+wherever a client put it.
 """
 
 from __future__ import annotations
@@ -10,13 +12,22 @@ from __future__ import annotations
 import logging
 import re
 
-_SECRET = re.compile(r"(/seat/[^/\s\"']+/|/invite/)[^/\s\"'?]+(?=/)")
+# What ends a path's segment or a query's value in a log line.
+_END = r"/\s\"'?#&"
+# A seat's token (but not the word "renew" of the address that renews it) and an
+# invite's code, where they stand in a path, whatever follows: a slash, a query, the
+# end of the line; and a query's invite or token, wherever someone put it.
+_SECRET = re.compile(
+    rf"(/seat/[^{_END}]+/|/invite/)(?!renew(?:[{_END}]|$))[^{_END}]+"
+    rf"|([?&](?:invite|token|code)=)[^{_END}]+",
+    re.IGNORECASE,
+)
 REDACTED = "[secret]"
 
 
 def redact(text: str) -> str:
-    """``text`` with the secret of every seat or invite path in it replaced."""
-    return _SECRET.sub(rf"\1{REDACTED}", text)
+    """``text`` with the secret of every seat or invite path, or query, replaced."""
+    return _SECRET.sub(lambda found: f"{found[1] or found[2]}{REDACTED}", text)
 
 
 class RedactSecrets(logging.Filter):

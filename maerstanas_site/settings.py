@@ -68,6 +68,8 @@ DEBUG = env_bool("DJANGO_DEBUG")
 # Invite codes and seat cookies are signed with the key: with the public development
 # key anyone could compute a game's invite from its id, so production refuses it.
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", LOOPBACK_HOSTS)
 if not SECRET_KEY:
     if env_bool("DJANGO_SECURE"):
         raise ImproperlyConfigured(
@@ -75,8 +77,17 @@ if not SECRET_KEY:
             "development key anyone could forge invite links and seat cookies. Set "
             "DJANGO_SECRET_KEY to a long random secret (see the README)."
         )
+    # The public key only where nobody else can reach the site: it answers to
+    # loopback names alone, and no proxy hands it other people's requests.
+    public = [host for host in ALLOWED_HOSTS if host not in LOOPBACK_HOSTS]
+    if public or env_bool("DJANGO_BEHIND_PROXY"):
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is not set, and the site answers to "
+            f"{', '.join(public) or 'the requests a proxy hands it'}: with the public "
+            "development key anyone could forge invite links and seat cookies. Set "
+            "DJANGO_SECRET_KEY to a long random secret (see the README)."
+        )
     SECRET_KEY = "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production"
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -100,6 +111,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    "game.limits.ClientMiddleware",
 ]
 
 ROOT_URLCONF = "maerstanas_site.urls"
@@ -161,6 +173,17 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Each server process's memory; no other service. Pictures drawn (some 50 kB each,
+# 70 ms of a core to draw) are kept by their ETag.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pictures": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "pictures",
+        "OPTIONS": {"MAX_ENTRIES": 400},
+    },
+}
+
 # The computer's moves are thought out by a worker (`manage.py worker`), never in a
 # web request: the database backend queues them in the site's own database, so
 # running the site needs no other service.
@@ -170,12 +193,22 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # (PostgreSQL pushes them), and how often an idle stream says it is alive.
 LIVE_WATCH_SECONDS = env_float("MAERSTANAS_LIVE_WATCH_SECONDS", 0.05)
 LIVE_KEEPALIVE_SECONDS = env_float("MAERSTANAS_LIVE_KEEPALIVE_SECONDS", 15)
+# A stream ends after this long, and its browser opens another; each server process
+# lets one address hold this many open, and open this many a minute (game.live.Gate).
+LIVE_STREAM_SECONDS = env_float("MAERSTANAS_LIVE_STREAM_SECONDS", 3600)
+LIVE_STREAMS_PER_CLIENT = env_int("MAERSTANAS_LIVE_STREAMS_PER_CLIENT", 30)
+LIVE_STREAM_OPENS_PER_MINUTE = env_int("MAERSTANAS_LIVE_STREAM_OPENS_PER_MINUTE", 120)
 
 # How often one client may create games, join them and write through the API
 # (game/limits.py); off only for load tests run from one address.
 RATE_LIMITS = env_bool("MAERSTANAS_RATE_LIMITS", True)
-# Unfinished games nobody joined or moved in for this many days are deleted daily.
+# The retention policy the worker runs daily (game/housekeeping.py): unfinished
+# games nobody joined or moved in, games in which no move was ever played, analyses
+# (a cache) and the worker's finished task results, each after this many days.
 ABANDONED_GAME_DAYS = env_int("MAERSTANAS_ABANDONED_DAYS", 30)
+EMPTY_GAME_DAYS = env_int("MAERSTANAS_EMPTY_GAME_DAYS", 2)
+ANALYSIS_DAYS = env_int("MAERSTANAS_ANALYSIS_DAYS", 30)
+TASK_RESULT_DAYS = env_int("MAERSTANAS_TASK_RESULT_DAYS", 30)
 
 # Seats live in the session; signed cookies keep them off the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

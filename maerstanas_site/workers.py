@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import resource
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -16,21 +17,62 @@ from maerstanas_site.settings import env_bool
 # connection opening (or of the previous response): a client that sends them a
 # byte at a time, or nothing at all, is cut off instead of holding its connection.
 HEAD_SECONDS = 10.0
+# A request's line and headers together may be this long: the site's own are well
+# under 4 kB (its cookie included). Without a cap one connection sent an 89 MB
+# header, which the parser kept in memory, and a 1 MB cookie was read.
+MAX_HEAD_BYTES = 16 * 1024
+_END_OF_HEAD = b"\r\n\r\n"
+# Files a worker keeps for itself beside its connections: the database, its logs,
+# the static files it sends, its listening socket; and the least it serves at once.
+FILES_SPARE = 64
+MIN_CONNECTIONS = 16
 
 _TIMED_OUT = (
     b"HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\n"
     b"Content-Length: 37\r\nConnection: close\r\n\r\nThe request did not arrive in time.\r\n"
 )
+_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    b"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 53\r\nConnection: close\r\n"
+    b"\r\nThe request's headers are longer than 16 kB allows.\r\n"
+)
 
 
 class Protocol(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol with a deadline for each request's head.
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request's head, and a cap
+    on its length (431, RFC 6585).
 
     uvicorn has a keep-alive timeout between requests but none for a request's
-    head itself; the body's deadline is RequestGuard's (maerstanas_site/guard.py).
+    head itself, nor a bound on it under httptools; the body's deadline and size are
+    RequestGuard's (maerstanas_site/guard.py).
     """
 
     _head_deadline: asyncio.TimerHandle | None = None
+    _in_head = True  # reading a request's line and headers
+    _head_bytes = 0
+    _tail = b""  # the last bytes read of the head, to find its end across two reads
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            window = self._tail + data
+            end = window.find(_END_OF_HEAD)
+            if end < 0:
+                self._head_bytes += len(data)
+                self._tail = window[-(len(_END_OF_HEAD) - 1) :]
+            else:  # only the head's bytes count: a body may follow in the same read
+                self._head_bytes += end + len(_END_OF_HEAD) - len(self._tail)
+                self._in_head, self._tail = False, b""
+            if self._head_bytes > MAX_HEAD_BYTES:
+                self._disarm_head_deadline()
+                if not self.transport.is_closing():
+                    self.transport.write(_TOO_LARGE)
+                    self.transport.close()
+                return
+        super().data_received(data)
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._in_head, self._head_bytes, self._tail = True, 0, b""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -86,5 +128,11 @@ class Worker(UvicornWorker):
         # then only from GUNICORN_FORWARDED_ALLOW_IPS): else any client could name
         # itself, and the rate limits (game/limits.py) count per address.
         self.config.proxy_headers = env_bool("DJANGO_BEHIND_PROXY", env_bool("DJANGO_SECURE"))
+        # Past this many connections at once a new one is answered 503 at once: at the
+        # open-file limit (often 1,024) the process could no longer accept anyone, and
+        # said nothing. Below that limit, with room for the database and the logs.
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        room = soft - FILES_SPARE if soft != resource.RLIM_INFINITY else self.cfg.worker_connections
+        self.config.limit_concurrency = max(MIN_CONNECTIONS, min(self.cfg.worker_connections, room))
         for name in ("uvicorn.access", "uvicorn.error"):
             logging.getLogger(name).addFilter(RedactSecrets())

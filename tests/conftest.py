@@ -46,6 +46,17 @@ def _plain_static_storage(request: pytest.FixtureRequest) -> None:
     settings.STATIC_ROOT = None  # nothing collected: whitenoise has nothing to serve
 
 
+@pytest.fixture(autouse=True)
+def _empty_caches() -> Iterator[None]:
+    """Each test starts with the server's caches empty (pictures kept by their ETag),
+    as a fresh server process does."""
+    from django.core.cache import caches
+
+    for cache in caches.all(initialized_only=True):
+        cache.clear()
+    yield
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     """Keep each phase's report on the test, so fixtures can save evidence of failures."""

@@ -372,8 +372,9 @@ def test_a_wrong_method_is_told_the_right_ones(client):
 
 def test_an_empty_body_is_an_empty_object_and_a_deep_one_is_refused(client):
     created = new_friend_game(client)
-    reply = post(client, f"/api/games/{created['id']}/join", "")
-    assert reply.json() == {"error": "send the invite link or its code as 'invite'"}
+    path = f"/api/games/{created['id']}/join"
+    empty = client.generic("POST", path, b"", CONTENT_TYPE="application/json")
+    assert empty.json() == {"error": "send the invite link or its code as 'invite'"}
     deep = post(client, f"/api/games/{created['id']}/join", "[" * 3000)
     assert deep.status_code == 400
     assert deep.json() == {"error": "the body is nested too deep"}
@@ -523,3 +524,56 @@ def test_a_game_continued_from_a_moment_of_another_reads_as_that_game(client):
     new = play.make_move(new.public_id, seat_of(client, new), "W D4", expected_ply=2)
     assert_the_state_is_the_games(api_state(client, new), position.play("W D4"))
     assert api_state(client, new)["record"] == ["T B2xA2/C2/B3", "D4", "W D4"]
+
+
+def test_a_move_sent_with_the_position_it_was_meant_for_is_refused_in_another(client, game_for_two):
+    dark, light = game_for_two
+    game_id = dark["id"]
+    seen = api_state(client, Game.objects.get(public_id=game_id))["position"]
+    reply = post(
+        client,
+        f"/api/games/{game_id}/moves",
+        {"move": "D4", "ply": 0, "position": seen.replace(" d ", " l ")},
+        dark["token"],
+    )
+    assert reply.status_code == 409 and "the board changed" in reply.json()["error"]
+    reply = post(
+        client,
+        f"/api/games/{game_id}/moves",
+        {"move": "D4", "ply": 0, "position": 7},
+        dark["token"],
+    )
+    assert reply.status_code == 400 and reply.json()["error"] == "'position' must be a string"
+    reply = post(
+        client,
+        f"/api/games/{game_id}/moves",
+        {"move": "D4", "ply": 0, "position": seen},
+        dark["token"],
+    )
+    assert reply.status_code == 200 and reply.json()["record"] == ["D4"]
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""],
+)
+def test_a_body_sent_as_anything_but_json_is_refused_and_starts_nothing(client, content_type):
+    """A form or a no-cors fetch of another site reaches the API without the browser
+    asking first: refused, it spends none of its visitors' allowance of new games."""
+    body = b'{"mode": "friend"}' if content_type else b""
+    headers = {"CONTENT_TYPE": content_type} if content_type else {}
+    reply = client.generic("POST", "/api/games", body, **headers)
+    assert reply.status_code == 415
+    assert reply.json() == {"error": "send the body as JSON, with Content-Type: application/json"}
+    assert not Game.objects.exists()
+    charset = client.generic(
+        "POST", "/api/games", body or b"{}", CONTENT_TYPE="application/json; charset=utf-8"
+    )
+    assert charset.status_code == 201
+
+
+def test_posting_to_a_games_state_is_a_json_405_not_a_csrf_page(client, game_for_two):
+    dark, _ = game_for_two
+    reply = Client(enforce_csrf_checks=True).post(f"/api/games/{dark['id']}", {"x": "y"})
+    assert reply.status_code == 405 and reply["Allow"] == "GET, HEAD"
+    assert reply.json() == {"error": "use GET or HEAD here"}

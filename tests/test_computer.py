@@ -391,3 +391,51 @@ def test_an_analysis_key_names_the_rules_and_the_position_and_reads_back(rules):
 def test_each_rule_set_has_its_own_analysis_key():
     text = Position.start().to_text()
     assert len({computer.analysis_key(rules, text) for rules in RULE_SETS}) == len(RULE_SETS)
+
+
+def test_the_queue_takes_every_clients_first_task_before_anyones_second(
+    django_capture_on_commit_callbacks,
+):
+    """One address keeping a dozen games against the computer busy, and a newcomer:
+    the newcomer's reply is among the first two a worker takes, not the thirteenth."""
+    from django_tasks_db.models import DBTaskResult
+
+    from game import limits
+
+    def as_client(client: str, color: str = "light") -> Game:
+        token = limits.current_client.set(client)
+        try:
+            with django_capture_on_commit_callbacks(execute=True):
+                game, _ = play.create_game("computer", Rules(), color, level="wita")
+        finally:
+            limits.current_client.reset(token)
+        return game
+
+    busy = [as_client("203.0.113.5") for _ in range(12)]
+    newcomer = as_client("198.51.100.7")
+    order = [row.args_kwargs["args"][0] for row in DBTaskResult.objects.ready()]
+    assert len(order) == 13 and set(order[12:]) <= {game.public_id for game in busy}
+    assert newcomer.public_id in order[:2]
+    priorities = sorted(DBTaskResult.objects.ready().values_list("priority", flat=True))
+    assert priorities == [-11, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 0]
+    keys = {row.args_kwargs["kwargs"]["client"] for row in DBTaskResult.objects.ready()}
+    assert len(keys) == 2 and "203.0.113.5" not in str(keys)  # the queue keeps no address
+    # Work nobody's request set going (a recovery) waits behind nobody's.
+    computer.recover()
+    assert DBTaskResult.objects.ready().filter(priority=0).count() > 2
+
+
+def test_hints_count_against_a_clients_allowance(client):
+    from game import limits
+
+    game, tokens = play.create_game("hotseat", Rules())
+    _seated_client(client, game, tokens)
+    for _ in range(limits.THINK.requests):
+        client.post(f"/g/{game.public_id}/hint")
+    refused = client.post(f"/g/{game.public_id}/hint")
+    assert refused.status_code == 429 and "at most 60 to think every 10 minutes" in (
+        refused.content.decode()
+    )
+    by_htmx = client.post(f"/g/{game.public_id}/hint", headers={"HX-Request": "true"})
+    assert by_htmx.status_code == 200 and by_htmx["Retry-After"]
+    assert "Too many requests: at most 60 to think" in by_htmx.content.decode()

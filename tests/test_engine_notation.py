@@ -592,6 +592,7 @@ def _imported_modules(source: str) -> set[str]:
     return names
 
 
+@pytest.mark.source
 @pytest.mark.parametrize("module", sorted(ENGINE_MODULES))
 def test_engine_source_imports_only_the_standard_library_and_the_engine(module):
     source = (ROOT / ENGINE_MODULES[module]).read_text(encoding="utf-8")

@@ -36,6 +36,7 @@ def call(
     method: str = "POST",
     delay: float = 0.0,
     body_seconds: float = 5,
+    repeated: tuple[tuple[str, str], ...] = (),
 ) -> tuple[App, int, dict[bytes, bytes], bytes]:
     """Send one request through the guard: its body in ``chunks``, ``delay`` s apart."""
     app = App()
@@ -59,7 +60,7 @@ def call(
         "type": "http",
         "method": method,
         "path": path,
-        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+        "headers": [(k.lower().encode(), v.encode()) for k, v in (*headers.items(), *repeated)],
     }
     aio.run(guard(scope, receive, send))
     start = sent[0]
@@ -164,3 +165,41 @@ def test_a_client_that_leaves_while_sending_reaches_nothing():
         return sent
 
     assert aio.run(scenario()) == [] and not app.called
+
+
+@pytest.mark.parametrize(
+    "repeated",
+    [
+        (("Content-Type", "application/x-www-form-urlencoded; charset=latin-1"),),
+        (("content-length", "3"),),
+        (("Cookie", "sessionid=x"),),
+        (("HOST", "example.com"),),
+    ],
+    ids=["content-type", "content-length", "cookie", "host"],
+)
+def test_a_header_that_may_come_once_but_comes_twice_is_refused(repeated):
+    headers = FORM | {"Content-Length": "3", "Cookie": "a=b", "Host": "testserver"}
+    app, status, _, body = call(headers, [b"a=b"], repeated=repeated)
+    assert status == 400 and not app.called
+    name = repeated[0][0].lower()
+    assert body == f"The {name} header comes more than once.\n".encode()
+
+
+def test_list_headers_may_come_more_than_once():
+    repeated = (("Accept", "text/html"), ("Accept", "*/*"), ("Cache-Control", "no-cache"))
+    app, status, _, _ = call({"Cache-Control": "max-age=0"}, method="GET", repeated=repeated)
+    assert status == 200 and app.called
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/x-www-form-urlencoded; charset=utf-8; charset=latin-1",
+        "application/x-www-form-urlencoded; charset=utf-8; CHARSET=utf-8",
+        "multipart/form-data; boundary=a; boundary=b",
+    ],
+)
+def test_a_parameter_of_the_content_type_given_twice_is_refused(content_type):
+    app, status, _, body = call({"Content-Type": content_type}, [b"a=b"])
+    assert status == 400 and not app.called
+    assert body == b"A parameter of the Content-Type comes twice.\n"

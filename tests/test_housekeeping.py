@@ -44,6 +44,11 @@ def test_the_command_prunes_with_the_days_given_and_refuses_nonsense():
     out = StringIO()
     call_command("prune_games", "--days", "10", stdout=out)
     assert "Deleted 0 games unchanged for 10 days." in out.getvalue()
+    assert "Deleted 1 games without a move, 0 old analyses and 0 old task results." in (
+        out.getvalue()
+    )
+    game, _ = play.create_game("hotseat", Rules(), "dark")
+    aged(game, 8)
     call_command("prune_games", "--days", "7", stdout=out)
     assert "Deleted 1 games unchanged for 7 days." in out.getvalue()
     call_command("prune_games", "--days", "1", stdout=out)
@@ -65,3 +70,51 @@ def test_the_daily_task_prunes_and_schedules_itself_once_a_day():
     queued = DBTaskResult.objects.filter(task_path=housekeeping.daily.module_path)
     later = [row.run_after for row in queued if row.run_after and row.run_after.year < 9000]
     assert later and min(later) > datetime.now(UTC) + timedelta(hours=23)
+
+
+def test_games_without_a_move_go_after_days_and_games_played_stay():
+    resigned, tokens = play.create_game("hotseat", Rules())
+    play.resign(resigned.public_id, tokens)
+    rematch, _ = play.rematch(resigned.public_id, tokens)
+    played, tokens = play.create_game("hotseat", Rules())
+    play.make_move(played.public_id, tokens, "D4", 0)
+    play.resign(played.public_id, tokens)
+    fresh, _ = play.create_game("hotseat", Rules())
+    empty_import = play.import_game(Rules(), Position.start(), [])
+    for game in (resigned, rematch, played, empty_import):
+        aged(game, settings.EMPTY_GAME_DAYS + 1)
+    aged(fresh, settings.EMPTY_GAME_DAYS - 1)
+    assert housekeeping.prune_empty_games() == 2
+    left = set(Game.objects.values_list("public_id", flat=True))
+    assert left == {played.public_id, fresh.public_id, empty_import.public_id}
+
+
+def test_analyses_and_task_results_go_after_their_days():
+    from game.models import Analysis
+
+    old = Analysis.objects.create(key="Ssw old", dark_win=0.5)
+    new = Analysis.objects.create(key="Ssw new", dark_win=0.5)
+    Analysis.objects.filter(pk=old.pk).update(
+        created=datetime.now(UTC) - timedelta(days=settings.ANALYSIS_DAYS + 1)
+    )
+    assert housekeeping.prune_analyses() == 1
+    assert list(Analysis.objects.values_list("pk", flat=True)) == [new.pk]
+    done = housekeeping.daily.enqueue()
+    DBTaskResult.objects.filter(id=done.id).update(
+        status="SUCCESSFUL",
+        finished_at=datetime.now(UTC) - timedelta(days=settings.TASK_RESULT_DAYS + 1),
+    )
+    waiting = housekeeping.daily.enqueue()
+    assert housekeeping.prune_task_results() == 1
+    assert [str(row) for row in DBTaskResult.objects.values_list("id", flat=True)] == [waiting.id]
+
+
+def test_the_daily_run_says_what_the_policy_deleted():
+    resigned, tokens = play.create_game("hotseat", Rules())
+    play.resign(resigned.public_id, tokens)
+    aged(resigned, settings.EMPTY_GAME_DAYS + 1)
+    said = housekeeping.daily.call()
+    assert said == (
+        "deleted 0 abandoned games, 1 games without a move, 0 old analyses, "
+        "0 old task results and 0 old rate counts"
+    )

@@ -215,6 +215,7 @@ def imports_of(path: Path, modules: dict[str, Path]) -> set[str]:
     return found
 
 
+@pytest.mark.source
 def test_no_module_of_the_game_package_imports_its_way_back_to_itself():
     modules = game_modules()
     graph = {name: imports_of(path, modules) for name, path in modules.items()}
@@ -236,6 +237,7 @@ def test_no_module_of_the_game_package_imports_its_way_back_to_itself():
     assert circles == []
 
 
+@pytest.mark.source
 def test_play_knows_nothing_of_the_computer_nor_of_any_game():
     modules = game_modules()
     imported = imports_of(modules["game.play"], modules)
@@ -249,6 +251,7 @@ def test_play_knows_nothing_of_the_computer_nor_of_any_game():
         }, generic
 
 
+@pytest.mark.source
 def test_no_module_of_the_game_package_is_much_longer_than_seven_hundred_lines():
     lengths = {
         name: len(path.read_text(encoding="utf-8").splitlines())

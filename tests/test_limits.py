@@ -100,3 +100,48 @@ def test_a_client_cannot_escape_the_limit_by_naming_another_address(tmp_path: Pa
             server.stop()
     assert answers[:-1] == [201] * limits.CREATE.requests
     assert answers[-1] == 429
+
+
+def test_rematches_count_as_new_games(client):
+    form = {"mode": "hotseat", "scoring": "standard", "special_stones": "on"}
+    assert client.post("/", form).status_code == 303
+    game = Game.objects.get()
+    made = 1
+    while True:
+        client.post(f"/g/{game.public_id}/resign")
+        reply = client.post(f"/g/{game.public_id}/rematch")
+        if reply.status_code == 429:
+            break
+        made += 1
+        game = Game.objects.get(rematch_of=game)
+    assert made == limits.CREATE.requests
+    assert "Too many requests: at most 30 to create" in reply.content.decode()
+    assert Game.objects.count() == limits.CREATE.requests
+
+
+@pytest.mark.parametrize(
+    ("address", "client"),
+    [
+        ("203.0.113.7", "203.0.113.7"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"),
+        ("[2001:db8::1]", "2001:db8::/64"),
+        ("::ffff:198.51.100.4", "198.51.100.4"),
+        ("", "unknown"),
+        ("not-an-address", "not-an-address"),
+    ],
+)
+def test_a_client_is_its_address_or_its_ipv6_network(address, client):
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/", REMOTE_ADDR=address)
+    assert limits.client_of(request) == client
+
+
+def test_one_ipv6_network_shares_one_allowance(client):
+    form = {"mode": "hotseat", "scoring": "standard", "special_stones": "on"}
+    for host in range(limits.CREATE.requests):
+        sent = Client(REMOTE_ADDR=f"2001:db8:7:7::{host + 1:x}").post("/", form)
+        assert sent.status_code == 303
+    assert Client(REMOTE_ADDR="2001:db8:7:7:9::9").post("/", form).status_code == 429
+    assert Client(REMOTE_ADDR="2001:db8:7:8::1").post("/", form).status_code == 303

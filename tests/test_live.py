@@ -271,3 +271,47 @@ def test_two_workers_and_a_restart_give_each_ply_one_reply(servers, site_env_fac
     finally:
         for worker in workers:
             worker.stop()
+
+
+@pytest.mark.timing
+def test_a_newcomers_reply_is_not_held_up_by_one_address_keeping_the_worker_busy(
+    servers, site_env_factory
+):
+    """One address moves a dozen games against the strongest level as fast as the
+    computer replies; a newcomer from another address still gets the weakest level's
+    first move within 3 s (one worker: the queue takes each client's first task before
+    anyone's second)."""
+    server, env = servers(workers=2), site_env_factory()
+    worker = Worker(env).start()
+    attacker = Visitor(server.url)
+    games = [against_the_computer(attacker, bots.STRONGEST.id) for _ in range(12)]
+    stop = threading.Event()
+
+    def keep_busy(game_id: str) -> None:
+        ply = 0
+        while not stop.is_set():
+            state = attacker.state(game_id)
+            if state["over"]:
+                return
+            if state["turn"] == "dark" and state["ply"] == ply:
+                move = next(m for m in state["legal"] if m != "Pass")
+                attacker.move(game_id, move, ply)
+                ply += 2
+            time.sleep(0.05)
+
+    threads = [threading.Thread(target=keep_busy, args=(g,), daemon=True) for g in games]
+    try:
+        for thread in threads:
+            thread.start()
+        wait_for(lambda: task_statuses(env).count("READY") >= 8, 30)  # the queue is full
+        newcomer = Visitor(server.url, local_address="127.0.0.2")
+        started = time.monotonic()
+        game_id = newcomer.new_game(mode="computer", color="light", level=bots.LEVEL_IDS[0])
+        wait_for(lambda: newcomer.state(game_id)["ply"] == 1, 10)
+        waited = time.monotonic() - started
+        assert waited < 3, f"the newcomer waited {waited:.1f} s for the computer's first move"
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(10)
+        worker.stop()

@@ -29,6 +29,15 @@ from tests.support.visitors import Visitor
         ),
         ("POST /g/abc/seat/dark/renew", "POST /g/abc/seat/dark/renew"),  # no secret in it
         ("GET /g/abc/ 200", "GET /g/abc/ 200"),
+        ("Not Found: /g/abc/seat/dark/tok", "Not Found: /g/abc/seat/dark/[secret]"),
+        ('"GET /g/abc/invite/c0de HTTP/1.1" 404', '"GET /g/abc/invite/[secret] HTTP/1.1" 404'),
+        ("/g/abc/seat/dark/tok?x=1", "/g/abc/seat/dark/[secret]?x=1"),
+        ("/g/abc/invite/c0de#top", "/g/abc/invite/[secret]#top"),
+        ("Not Found: /api/g/abc/seat/light/tok/", "Not Found: /api/g/abc/seat/light/[secret]/"),
+        ("/api/games/abc/join?invite=c0de&x=1", "/api/games/abc/join?invite=[secret]&x=1"),
+        ("/g/abc/?ply=3&TOKEN=abc", "/g/abc/?ply=3&TOKEN=[secret]"),
+        ("/g/abc/seat/dark/renewal/", "/g/abc/seat/dark/[secret]/"),
+        ("POST /g/abc/invite/renew HTTP/1.1", "POST /g/abc/invite/renew HTTP/1.1"),
     ],
 )
 def test_the_secret_of_a_seat_or_invite_path_is_replaced(text, kept):

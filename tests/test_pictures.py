@@ -1,23 +1,15 @@
-"""Pictures of positions (game/pictures.py)."""
+"""Pictures of positions (game/maerstanas/pictures.py)."""
 
 from __future__ import annotations
 
 import io
 
-import pytest
 from PIL import Image
 
 from game.engine import Position, Rules
-from game.maerstanas import pictures
 from game.maerstanas.pictures import BOARD, board_png, layout
 
 MOVES = ["D4", "E4", "T E5", "A7", "W A7", "C3"]
-
-
-@pytest.fixture(autouse=True)
-def drawn_anew():
-    """Each test draws its pictures: none comes from the cache of an earlier run."""
-    pictures._draw.cache_clear()
 
 
 def picture(position: Position, **size) -> Image.Image:

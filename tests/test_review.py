@@ -620,3 +620,46 @@ def test_the_replay_steps_link_each_moment_there_is_and_no_other(ply, first, bac
         forward=Step(forward, "Forward a move"),
         live=Step(live, "The game now"),
     )
+
+
+def test_my_games_come_a_page_at_a_time_going_on_first(client, settings):
+    from game.seats import GAMES_PER_PAGE
+
+    settings.RATE_LIMITS = False  # more new games than one address may make
+
+    finished = hotseat(client, moves=[])
+    client.post(f"/g/{finished.public_id}/resign")
+    ids = [hotseat(client, moves=[]).public_id for _ in range(GAMES_PER_PAGE + 2)]
+    first = client.get("/games/").content.decode()
+    assert first.count("data-game=") == GAMES_PER_PAGE
+    assert all(public_id in first for public_id in ids[-GAMES_PER_PAGE:])  # newest first
+    assert finished.public_id not in first and "Page 1 of 2" in first
+    assert 'href="?page=2" rel="next">Older games</a>' in first
+    second = client.get("/games/", {"page": 2}).content.decode()
+    assert second.count("data-game=") == 3 and finished.public_id in second
+    assert 'href="?page=1" rel="prev">Newer games</a>' in second
+    assert client.get("/games/", {"page": "999"}).content.decode().count("data-game=") == 3
+    assert client.get("/games/", {"page": "x"}).content.decode().count("data-game=") == 50
+
+
+def test_a_picture_is_drawn_once_and_a_client_may_have_only_so_many_drawn(client):
+    from game import limits
+
+    def text(square: int) -> str:
+        board = "." * square + "S" + "." * (48 - square)
+        return f"{'/'.join(board[i : i + 7] for i in range(0, 49, 7))} l TWtw"
+
+    first = client.get("/p/image.png", {"text": text(0)})
+    for _ in range(limits.DRAW.requests + 5):  # a crawler, previews: drawn once, not counted
+        again = client.get("/p/image.png", {"text": text(0)})
+        assert again.status_code == 200 and again.content == first.content
+    for square in range(1, limits.DRAW.requests):
+        assert client.get("/p/image.png", {"text": text(square)}).status_code == 200
+    refused = client.get("/p/image.png", {"text": text(limits.DRAW.requests)})
+    assert refused.status_code == 429
+    assert 0 < int(refused["Retry-After"]) <= limits.DRAW.seconds
+    assert "at most 30 to draw every 60 s" in refused.content.decode()
+    # What was drawn is still served, and another client draws its own.
+    assert client.get("/p/image.png", {"text": text(5)}).status_code == 200
+    other = Client(REMOTE_ADDR="10.1.2.3").get("/p/image.png", {"text": text(40)})
+    assert other.status_code == 200

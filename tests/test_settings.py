@@ -53,6 +53,29 @@ def test_production_refuses_to_start_without_a_secret_key_and_says_why():
 
 
 @pytest.mark.parametrize(
+    "env, refused",
+    [
+        ({"DJANGO_ALLOWED_HOSTS": "play.example.org"}, "answers to play.example.org"),
+        ({"DJANGO_ALLOWED_HOSTS": "localhost,192.168.1.7"}, "answers to 192.168.1.7"),
+        ({"DJANGO_BEHIND_PROXY": "1"}, "answers to the requests a proxy hands it"),
+    ],
+)
+def test_the_development_key_is_refused_wherever_others_can_reach_the_site(env, refused):
+    result = check_deploy(env)
+    assert result.returncode != 0
+    assert f"DJANGO_SECRET_KEY is not set, and the site {refused}" in result.stderr
+    for loopback in ({}, {"DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1,[::1]"}):
+        ran = subprocess.run(
+            [sys.executable, "manage.py", "check"],
+            cwd=ROOT,
+            env={k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")} | loopback,
+            capture_output=True,
+            text=True,
+        )
+        assert ran.returncode == 0, ran.stderr
+
+
+@pytest.mark.parametrize(
     "value, expected", [("1", True), ("yes", True), ("off", False), ("", False)]
 )
 def test_env_bool_reads_yes_and_no(monkeypatch, value, expected):

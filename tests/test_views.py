@@ -685,3 +685,52 @@ def test_every_page_offers_the_source_the_site_runs(client, settings):
     assert link in client.get(f"/g/{game.public_id}/").content.decode()
     refused = Client().post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
     assert refused.status_code == 403 and link in refused.content.decode()
+
+
+def test_a_tab_drawn_before_a_takeback_cannot_play_in_the_new_position(client):
+    game = new_game(client)
+    post_move(client, game, "D4")
+    stale = client.get(f"/g/{game.public_id}/").content.decode()
+    seen = re.search(r'name="position" value="([^"]+)"', stale)[1]
+    assert seen == Game.objects.get().position_text
+    client.post(f"/g/{game.public_id}/takeback", headers=HTMX)
+    post_move(client, game, "A1")  # the same ply again, in another position
+    # The old tab posts what it showed: ply 1 and the position after D4.
+    reply = client.post(
+        f"/g/{game.public_id}/move", {"move": "D5", "ply": 1, "position": seen}, headers=HTMX
+    )
+    assert (
+        reply.status_code == 200 and "The board changed since you saw it" in reply.content.decode()
+    )
+    assert Game.objects.get().logged_record() == ["A1"]
+    plain = client.post(f"/g/{game.public_id}/move", {"move": "D5", "ply": 1, "position": seen})
+    assert plain.status_code == 303 and Game.objects.get().logged_record() == ["A1"]
+    fresh = Game.objects.get().position_text
+    post = {"move": "D5", "ply": 1, "position": fresh}
+    assert client.post(f"/g/{game.public_id}/move", post, headers=HTMX).status_code == 200
+    assert Game.objects.get().logged_record() == ["A1", "D5"]
+
+
+def test_the_creator_renews_a_leaked_invite_and_the_old_one_takes_no_seat(client):
+    game = new_game(client, mode="friend", color="dark")
+    leaked = play.invite_code(game)
+    assert Client().post(f"/g/{game.public_id}/invite/renew").status_code == 403
+    assert client.get(f"/g/{game.public_id}/invite/renew").status_code == 405
+    reply = client.post(f"/g/{game.public_id}/invite/renew", follow=True)
+    assert "Your invite link is new: the old one no longer works." in reply.content.decode()
+    game.refresh_from_db()
+    fresh = play.invite_code(game)
+    assert fresh != leaked and game.invite_version == 1
+    assert f"/invite/{fresh}/" in reply.content.decode()
+    thief = Client()
+    thief.post(f"/g/{game.public_id}/join", {"invite": leaked})
+    game.refresh_from_db()
+    assert game.free_seat() == "light"
+    friend = Client()
+    friend.post(f"/g/{game.public_id}/join", {"invite": fresh})
+    game.refresh_from_db()
+    assert game.free_seat() is None and game.status == Game.Status.ACTIVE
+    refused = client.post(f"/g/{game.public_id}/invite/renew", follow=True)
+    assert "there is no invite to renew" in refused.content.decode()
+    game.refresh_from_db()
+    assert game.invite_version == 1

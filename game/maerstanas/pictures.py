@@ -6,7 +6,7 @@ stones of ``static/img`` (a shaded disc; a thunder-stone carries the rune ᚦ, a
 Woden-stone ᚨ), a frame on the last move and a dotted ring where its thunder-stone
 cleared. Beside the board: the score, whose turn it is or the result, and a
 caption. The same position always gives the same bytes, so a response can carry
-an ETag; a drawing takes some 20 ms, and the last few hundred are kept.
+an ETag, and the site keeps what it drew by that ETag (Django's cache).
 """
 
 from __future__ import annotations
@@ -81,7 +81,6 @@ def board_png(
     return _draw(position, position.last_move, position.last_removed, caption, width, height)
 
 
-@lru_cache(maxsize=256)
 def _draw(
     position: Position,
     last: object,

@@ -106,6 +106,13 @@ def refuse_back(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -
 
 
 def too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
+    """A page that says a client asked too often (``limits.limited`` makes it a 429),
+    or, to htmx redrawing a game, that game with the words on its board."""
+    game_id = request.resolver_match.kwargs.get("game_id") if request.resolver_match else None
+    if game_id and partial(request):
+        response = render_game(request, game_or_404(game_id), error=str(exceeded))
+        response.drawn_refusal = True
+        return response
     return render(request, "error.html", {"message": str(exceeded)})
 
 

@@ -4,6 +4,7 @@ parts a watching page keeps open (the poll and the stream)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
@@ -56,7 +57,11 @@ def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     stone = request.POST.get("stone", "stone")
     try:
         game = play.make_move(
-            game_id, tokens, request.POST.get("move", ""), request.POST.get("ply")
+            game_id,
+            tokens,
+            request.POST.get("move", ""),
+            request.POST.get("ply"),
+            seen=request.POST.get("position", ""),
         )
     except play.GameNotFound:
         raise Http404("there is no such game") from None
@@ -115,12 +120,21 @@ async def stream(request: HttpRequest, game_id: str) -> HttpResponse:
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     if request.method == "HEAD":  # the stream's headers; its body would never end
         return HttpResponse(content_type="text/event-stream", headers=headers)
+    client = limits.client_of(request)
+    gate = live.gate()
+    refusal = gate.admit(client)
+    if refusal:
+        response = HttpResponse(f"{refusal[0].upper()}{refusal[1:]}.\n", status=429)
+        response["Content-Type"] = "text/plain; charset=utf-8"
+        response["Retry-After"] = "60"
+        return response
     since = whole(request.headers.get("Last-Event-ID")) or whole(request.GET.get("revision"))
-    return StreamingHttpResponse(
-        live.stream(game_id, since),
-        content_type="text/event-stream",
-        headers=headers,
-    )
+    # The client's place at the gate is given back when the stream ends, however it
+    # ends, or when it is thrown away unstarted (a client gone before the first byte).
+    give_back = gate.ticket(client)
+    events = live.stream(game_id, since, on_close=give_back)
+    weakref.finalize(events, give_back)
+    return StreamingHttpResponse(events, content_type="text/event-stream", headers=headers)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -143,6 +157,7 @@ def resign(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
+@limits.limited(limits.THINK, too_many)
 def hint(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Ask for the strongest level's move; the live page marks it once it is found."""
     return _act(
@@ -183,6 +198,7 @@ def _act(request: HtmxHttpRequest, game_id: str, action: Callable[[], Game]) -> 
 
 
 @require_POST
+@limits.limited(limits.CREATE, too_many)  # resign and rematch, again and again, made 30 a second
 def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Start (or join) the rematch of a finished game, colours swapped."""
     game = game_or_404(game_id)
@@ -250,6 +266,21 @@ def seat(request: HtmxHttpRequest, game_id: str, color: str, token: str) -> Http
         seats.remember(request, game.public_id, {color: token})
         return to_game(request, game)
     return render(request, "game/seat.html", {"game": game, "color": color})
+
+
+@require_POST
+def renew_invite(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Replace a waiting friend game's invite link: a leaked one takes nobody's seat."""
+    game = game_or_404(game_id)
+    try:
+        game = play.renew_invite(game.public_id, seats.tokens_for(request, game_id))
+    except play.NotSeated as exc:
+        return refuse(request, game, exc)
+    except play.PlayError as exc:
+        messages.error(request, str(exc))
+        return to_game(request, game)
+    messages.success(request, "Your invite link is new: the old one no longer works.")
+    return to_game(request, game)
 
 
 @require_POST

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from django.contrib import messages
+from django.core.cache import caches
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -32,7 +33,20 @@ from game.views.common import (
 # Analysis ----------------------------------------------------------------------------------
 
 
+def _too_many_analyses(request: HtmxHttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
+    """Asked too often: the analysis panel says so to htmx, which redraws it; a page
+    says so to everyone else."""
+    game = game_or_404(request.resolver_match.kwargs["game_id"])
+    panel = analysis_panel(game, game.ply, error=str(exceeded))
+    if not (partial(request) and panel):
+        return too_many(request, exceeded)
+    response = render(request, "game/_analysis.html", {"analysis": panel})
+    response.drawn_refusal = True
+    return response
+
+
 @require_POST
+@limits.limited(limits.THINK, _too_many_analyses)
 def analyse(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Ask for the analysis of a moment (``ply``) or, with ``whole``, of every moment."""
     game = game_or_404(game_id)
@@ -135,9 +149,16 @@ def png(
     headers = {"ETag": etag, "Cache-Control": f"public, max-age={seconds}"}
     if etag in request.headers.get("If-None-Match", ""):
         return HttpResponse(status=304, headers=headers)
-    return HttpResponse(
-        picture(position, caption=caption), content_type="image/png", headers=headers
-    )
+    # Drawn once, then kept by its ETag; a client may have only so many drawn.
+    drawn = caches["pictures"].get(tag)
+    if drawn is None:
+        try:
+            limits.check(limits.DRAW, request)
+        except limits.Exceeded as exceeded:
+            return limits.refused(too_many(request, exceeded), exceeded)
+        drawn = picture(position, caption=caption)
+        caches["pictures"].set(tag, drawn, seconds)
+    return HttpResponse(drawn, content_type="image/png", headers=headers)
 
 
 # Records -----------------------------------------------------------------------------------

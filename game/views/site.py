@@ -40,9 +40,12 @@ def _home_context(form: NewGameForm) -> dict[str, object]:
 @never_cache  # a browser's own list
 @require_safe
 def games(request: HttpRequest) -> HttpResponse:
-    """This browser's games: those going on first, your turn marked, then the finished."""
-    going_on, finished = my_game_lines(seats.my_games(request))
-    return render(request, "game/games.html", {"going_on": going_on, "finished": finished})
+    """This browser's games, a page at a time (``?page=``): those going on first, your
+    turn marked, then the finished."""
+    page = seats.my_games(request, request.GET.get("page"))
+    going_on, finished = my_game_lines(page.object_list)
+    context = {"going_on": going_on, "finished": finished, "page": page}
+    return render(request, "game/games.html", context)
 
 
 @require_safe

@@ -34,10 +34,15 @@ class Visitor:
     cookies: dict[str, str] = field(default_factory=dict)
     timeout: float = 30
     always: dict[str, str] = field(default_factory=dict)  # headers sent with every request
+    # The address it connects from: another loopback address (127.0.0.2) is another
+    # client to the server's limits and queue.
+    local_address: str = ""
 
     def clone(self) -> Visitor:
         """Another tab of the same browser: same cookies, same seats."""
-        return Visitor(self.base_url, dict(self.cookies), self.timeout, dict(self.always))
+        return Visitor(
+            self.base_url, dict(self.cookies), self.timeout, dict(self.always), self.local_address
+        )
 
     def request(
         self,
@@ -62,9 +67,9 @@ class Visitor:
             parts = urlsplit(self.base_url)
             scheme = sent.get("X-Forwarded-Proto", parts.scheme)
             sent.setdefault("Origin", f"{scheme}://{parts.netloc}")
-        response = httpx.request(
-            method, self.base_url + path, content=body, headers=sent, timeout=self.timeout
-        )
+        transport = httpx.HTTPTransport(local_address=self.local_address or None)
+        with httpx.Client(transport=transport, timeout=self.timeout) as client:
+            response = client.request(method, self.base_url + path, content=body, headers=sent)
         set_cookies = response.headers.get_list("set-cookie")
         for line in set_cookies:
             cookie, _, _ = line.partition(";")

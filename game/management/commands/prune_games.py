@@ -1,4 +1,4 @@
-"""``manage.py prune_games``: delete games nobody joined or moved in for N days."""
+"""``manage.py prune_games``: run the retention policy (game/housekeeping.py) by hand."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from game import housekeeping
 
 
 class Command(BaseCommand):
-    help = "Delete unfinished games unchanged for DAYS days (finished games are kept)."
+    help = (
+        "Delete unfinished games unchanged for DAYS days (finished games are kept), games "
+        "without a move, old analyses and old task results, as the worker does daily."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
@@ -28,3 +31,10 @@ class Command(BaseCommand):
             raise SystemExit(2)
         count = housekeeping.prune_games(days)
         self.stdout.write(f"Deleted {count} games unchanged for {days} days.")
+        empty = housekeeping.prune_empty_games()
+        analyses = housekeeping.prune_analyses()
+        results = housekeeping.prune_task_results()
+        self.stdout.write(
+            f"Deleted {empty} games without a move, {analyses} old analyses "
+            f"and {results} old task results."
+        )
