@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -196,3 +198,25 @@ def test_a_record_gives_every_position_of_its_game():
     assert record.position(0) == Position.start()
     assert record.position(2) == Position.replay(Rules(), ["D4", "E4"])
     assert record.position(3) == record.final
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dark" + " " * 1200 + "1" + " " * 1200 + "x",
+        ("dark:" + " " * 1200 + "1" + " " * 1200 + ",light") * 20 + "x",
+        "D4 " * 20_000,
+        "[" + "a" * 60_000,
+        '[Name "' + "\\\\" * 30_000,
+        "dark " + "1" * 60_000 + " light 2 x",
+        "1." + " " * 60_000 + "x",
+        "T " + " " * 60_000 + "x",
+    ],
+    ids=["score", "scores", "moves", "tag", "escapes", "digits", "number", "stone"],
+)
+def test_any_record_is_read_or_refused_within_two_seconds(text):
+    started = time.perf_counter()
+    with contextlib.suppress(RecordError):
+        read_record(text)
+    assert time.perf_counter() - started < 2
