@@ -1,18 +1,24 @@
-"""Web benchmark: the cost of the live poll and of a move, against the cheapest request.
+"""Web benchmark: what each kind of request costs the served stack, beside the same
+code under gunicorn's plain synchronous WSGI worker.
 
 Serves the site with gunicorn on loopback (production settings, SQLite unless
-``--database-url`` is given), then, in one run, drives three kinds of request and
-reports requests per second, latency and the server's CPU time for each:
+``--database-url`` is given) twice, one after the other, on fresh databases: as the
+README serves it (``maerstanas_site.asgi`` under the uvicorn worker of
+``gunicorn.conf.py``), and as ``maerstanas_site.wsgi`` under gunicorn's sync worker.
+Each run drives four kinds of request and reports requests per second, latency and
+the server's CPU time for each:
 
 - floor: ``GET /healthz``, a trivial Django view through the same middleware;
+- page:  ``GET /g/<id>/``, a game's whole page;
 - poll:  ``GET /g/<id>/poll/<revision>`` that answers 204 (nothing changed);
 - move:  ``POST /g/<id>/move`` by htmx, a legal move in a hot-seat game, answered
   with the fresh board partial.
 
-Run ``python -m bench.web`` (``--help`` for options). Goals: poll ≤ 1.3× and move
-≤ 3× the cost of the floor. Cost is shown two ways: requests per second relative
-to the floor (the client shares the machine), and the server's own CPU time per
-request (gunicorn's processes, read with psutil), the steadier of the two.
+Run ``python -m bench.web`` (``--help`` for options). Goals: the served stack's
+server CPU per request within 1.3× of the sync worker's for each kind, and the poll
+within 1.3× of the floor's cost. Cost is shown two ways: requests per second
+relative to the floor (the client shares the machine), and the server's own CPU
+time per request (gunicorn's processes, read with psutil), the steadier of the two.
 
 The client is locust's (geventhttpclient, greenlets), not httpx, the tests' client:
 httpx spends about 1 ms of CPU on a request, so on the two cores it shares with the
@@ -171,6 +177,11 @@ def run(args: argparse.Namespace, server: Server) -> list[Result]:
         response = session.get("/healthz", headers=CLOSE)
         return response.status_code == 200 and response.content == b"ok"
 
+    def page(session: FastHttpSession, worker: int) -> bool:
+        game = watched[worker % len(watched)]
+        response = session.get(f"/g/{game.game_id}/", headers=CLOSE | {"Cookie": game.cookie})
+        return response.status_code == 200 and b'id="game"' in response.content
+
     def poll(session: FastHttpSession, worker: int) -> bool:
         game = watched[worker % len(watched)]
         path = f"/g/{game.game_id}/poll/{game.revision}"
@@ -198,17 +209,40 @@ def run(args: argparse.Namespace, server: Server) -> list[Result]:
 
     # Warm up first, as a long-running server is: each worker's caches (templates,
     # drawn squares) fill in its first few hundred requests. Not reported.
-    for name, step in (("floor", floor), ("poll", poll), ("move", move)):
+    kinds = (("floor", floor), ("page", page), ("poll", poll), ("move", move))
+    for name, step in kinds:
         drive(server, name, args.concurrency, args.warmup, step)
     results = []
     for _ in range(args.rounds):
-        for name, step in (("floor", floor), ("poll", poll), ("move", move)):
+        for name, step in kinds:
             results.append(drive(server, name, args.concurrency, args.seconds, step))
     return results
 
 
 def best(results: list[Result], name: str) -> Result:
     return max((r for r in results if r.name == name), key=lambda r: r.rate)
+
+
+KINDS = ("floor", "page", "poll", "move")
+# The two ways the site is served: the README's, and gunicorn's sync worker on the
+# same code, the reference (the command line's -k overrides gunicorn.conf.py's worker).
+STACKS = {
+    "served": {"app": "maerstanas_site.asgi", "args": ()},
+    "wsgi": {"app": "maerstanas_site.wsgi", "args": ("--worker-class", "sync")},
+}
+GOAL = 1.3  # the served stack's CPU per request, at most this times the sync worker's
+
+
+def measure(args: argparse.Namespace, stack: str) -> list[Result]:
+    """Serve the site as ``stack`` on a fresh database and run every measurement."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = site_env(Path(tmp), args.database_url)
+        prepare(env)
+        server = Server(env, workers=args.workers or None, **STACKS[stack]).start()
+        try:
+            return run(args, server)
+        finally:
+            server.stop()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -221,23 +255,30 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=600, help="hot-seat games for the moves")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
+    parser.add_argument("--stacks", nargs="+", choices=list(STACKS), default=list(STACKS))
     args = parser.parse_args(argv)
 
-    with tempfile.TemporaryDirectory() as tmp:
-        env = site_env(Path(tmp), args.database_url)
-        prepare(env)
-        server = Server(env, workers=args.workers or None).start()
-        try:
-            results = run(args, server)
-        finally:
-            server.stop()
-    floor = best(results, "floor")
+    measured = {stack: measure(args, stack) for stack in args.stacks}
     print(
-        f"gunicorn workers: {server.workers or 'gunicorn.conf.py default'}, "
+        f"gunicorn workers: {args.workers or 'gunicorn.conf.py default'}, "
         f"concurrency {args.concurrency}, {args.rounds}×{args.seconds:g}s each, best round:"
     )
-    for name in ("floor", "poll", "move"):
-        print(best(results, name).line(floor if name != "floor" else None))
+    for stack, results in measured.items():
+        print(f"{stack} ({STACKS[stack]['app']}):")
+        floor = best(results, "floor")
+        for name in KINDS:
+            print("  " + best(results, name).line(floor if name != "floor" else None))
+    if {"served", "wsgi"} <= set(measured):
+        print(f"served stack's server CPU per request against the sync worker's (goal ≤ {GOAL}×):")
+        for name in KINDS:
+            served = best(measured["served"], name).cpu_per_request
+            plain = best(measured["wsgi"], name).cpu_per_request
+            ratio = served / plain if plain else float("inf")
+            verdict = "met" if ratio <= GOAL else "not met"
+            print(
+                f"  {name:6} {served * 1e6:6.0f} µs against {plain * 1e6:6.0f} µs: "
+                f"{ratio:4.2f}×  {verdict}"
+            )
 
 
 if __name__ == "__main__":

@@ -82,6 +82,9 @@ class RequestGuard:
         if refusal:
             await _answer(scope, send, *refusal)
             return
+        if not _may_have_body(scope["method"], headers):  # most: nothing to read or wait for
+            await self.app(scope, receive, send)
+            return
         try:
             body = await asyncio.wait_for(self._read_body(receive, limit), self.body_seconds)
         except TimeoutError:
@@ -140,6 +143,15 @@ def _repeated(headers: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
                 return 400, f"the {name.decode()} header comes more than once"
             seen.add(name)
     return None
+
+
+def _may_have_body(method: str, headers: dict[bytes, bytes]) -> bool:
+    """True unless the request says no body follows its head: a method that sends
+    none (a GET) without a length or chunks (RFC 9112, section 6.3)."""
+    if method in ("POST", "PUT", "PATCH") or b"transfer-encoding" in headers:
+        return True
+    length = headers.get(b"content-length", b"").strip()
+    return length.isdigit() and int(length) > 0
 
 
 class _TooLarge(Exception):

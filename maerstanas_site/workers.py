@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import resource
+import sys
 from typing import Any
 
+from gunicorn.arbiter import Arbiter
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
@@ -136,3 +139,18 @@ class Worker(UvicornWorker):
         self.config.limit_concurrency = max(MIN_CONNECTIONS, min(self.cfg.worker_connections, room))
         for name in ("uvicorn.access", "uvicorn.error"):
             logging.getLogger(name).addFilter(RedactSecrets())
+
+    def load_wsgi(self) -> None:
+        """Load the application, and refuse to serve one that is not ASGI: served here,
+        ``maerstanas_site.wsgi`` answered 500 on every page."""
+        super().load_wsgi()
+        call = type(self.wsgi).__call__ if callable(self.wsgi) else None
+        if not inspect.iscoroutinefunction(call):
+            self.log.error(
+                "%s is a WSGI application, and this worker serves ASGI: serve "
+                "maerstanas_site.asgi (gunicorn maerstanas_site.asgi), or the WSGI "
+                "application under a WSGI worker (--worker-class sync), which has no live "
+                "streams (the pages then ask for news every second)",
+                getattr(self.app, "app_uri", None) or "the application",
+            )
+            sys.exit(Arbiter.WORKER_BOOT_ERROR)

@@ -30,3 +30,36 @@ def test_the_instruction_counts_run_each_workload_and_count_a_playout():
     per_playout = instructions.per_unit(instructions.ROOT, "playout", 3)
     # A random game is some 36 moves; each costs thousands of instructions, not millions.
     assert 100_000 < per_playout < 10_000_000
+
+
+def test_the_load_reports_verdict_names_only_the_sizes_measured_so_far(capsys):
+    import argparse
+    from collections import Counter
+
+    from bench import load
+
+    def result(games: int, p95_ms: float) -> load.Result:
+        return load.Result(
+            games=games,
+            streams=2 * games,
+            moves=100,
+            seconds=10.0,
+            from_send=[p95_ms] * 20,
+            from_answer=[p95_ms] * 20,
+            healthz=[5.0] * 20,
+            loop_lag=[1.0] * 20,
+            errors=Counter(),
+            cpu={"server": 1.0, "client": 0.5, "postgres": 0.0},
+            setup_seconds=1.0,
+            spread="1/1",
+            idle=0.1,
+        )
+
+    args = argparse.Namespace(
+        games=[500, 1000, 3000], database_url=None, workers=None, servers=1, seconds=10.0
+    )
+    load.report([result(500, 20.0)], args)
+    said = capsys.readouterr().out
+    assert "met up to 500 games; 500 games: met" in said and "3,000" not in said
+    load.report([result(500, 20.0), result(1000, 500.0)], args)
+    assert "met up to 500 games; 1,000 games: not met" in capsys.readouterr().out

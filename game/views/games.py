@@ -120,6 +120,15 @@ async def stream(request: HttpRequest, game_id: str) -> HttpResponse:
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     if request.method == "HEAD":  # the stream's headers; its body would never end
         return HttpResponse(content_type="text/event-stream", headers=headers)
+    if "wsgi.input" in request.META:
+        # A WSGI worker would be held by the stream for as long as the page is open:
+        # the page asks for news every second instead.
+        return HttpResponse(
+            "Live streams need the ASGI server (maerstanas_site.asgi).\n",
+            status=503,
+            content_type="text/plain",
+            headers={"Retry-After": "3600"},
+        )
     client = limits.client_of(request)
     gate = live.gate()
     refusal = gate.admit(client)

@@ -107,6 +107,8 @@ class Server:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log: Path | None = None
+    app: str = "maerstanas_site.asgi"  # as the README serves it
+    args: tuple[str, ...] = ()  # more of gunicorn's options
 
     @property
     def url(self) -> str:
@@ -118,7 +120,7 @@ class Server:
         if self.workers:
             env["GUNICORN_WORKERS"] = str(self.workers)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "maerstanas_site.asgi"],
+            [sys.executable, "-m", "gunicorn", *self.args, self.app],
             cwd=ROOT,
             env=env,
             stdout=self.log.open("ab"),
