@@ -97,7 +97,13 @@ def _answer(
 
 def state(game: Game) -> dict[str, Any]:
     """The public state of a game (docs/DESIGN.md, "The page contract")."""
-    legal = [] if game.is_over else [str(m) for m in game.position(history=False).legal_moves()]
+    # The position replayed with its history has the same legal moves, only later, and
+    # history=None reads the cached text as False does: it is only tested for truth.
+    legal = (
+        []
+        if game.is_over
+        else [str(m) for m in game.position(history=False).legal_moves()]  # pragma: no mutate
+    )
     return {
         "id": game.public_id,
         "game": game.kind,
@@ -204,7 +210,12 @@ def _url(request: HttpRequest, name: str, *args: str) -> str:
 
 
 def _too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
-    return error(429, str(exceeded))
+    # limits.refused makes any answer given here a 429, and 401 is the only status
+    # error() reads: another status, or none, is answered the same.
+    return error(
+        429,  # pragma: no mutate
+        str(exceeded),
+    )
 
 
 @endpoint("POST")

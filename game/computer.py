@@ -103,7 +103,15 @@ def recover() -> int:
     active = Game.objects.filter(status=Game.Status.ACTIVE)
     # The computer's seats of the games it is to move in: the side to move is its.
     replies = list(
-        Seat.objects.filter(level__gt="", game__status=Game.Status.ACTIVE, color=F("game__turn"))
+        Seat.objects.filter(
+            # A person's seat has no level, and every level's id is lowercase: above ""
+            # as it is above any word in capitals.
+            level__gt="",  # pragma: no mutate
+            # A game that ended has no turn (play.finish), and a game against the
+            # computer never waits for a player: the colour alone leaves only these.
+            game__status=Game.Status.ACTIVE,  # pragma: no mutate
+            color=F("game__turn"),
+        )
         .values_list("game__public_id", "game__ply")
         .order_by("game__pk")
     )
@@ -153,7 +161,14 @@ def request_analysis(kind: GameKind, keys: list[str], seconds: float = ANALYSIS_
     """Have a worker analyse the positions of these keys of ``kind`` that are not
     analysed nor being analysed; return how many it will. Call it in the request's
     transaction: the task is enqueued when it commits."""
-    known = set(Analysis.objects.filter(kind=kind.name, key__in=keys).values_list("key", flat=True))
+    known = set(
+        Analysis.objects.filter(
+            kind=kind.name,
+            # Only the keys asked for are read: the others would cost time, and change
+            # nothing, as only the keys asked for are looked up in ``known``.
+            key__in=keys,  # pragma: no mutate
+        ).values_list("key", flat=True)
+    )
     wanted = [key for key in dict.fromkeys(keys) if key not in known]
     if wanted:
         Analysis.objects.bulk_create(

@@ -37,7 +37,12 @@ class OnOffField(forms.Field):
 
     def to_python(self, value: object) -> bool:
         try:
-            return self.option.read(value, False, self.label)
+            # ``typed`` is only tested for truth: None reads the text as False does.
+            return self.option.read(
+                value,
+                False,  # pragma: no mutate
+                self.label,
+            )
         except OptionError as error:
             raise forms.ValidationError(f"{error}.", code="invalid") from None
 
@@ -82,7 +87,8 @@ class SeatsForm(forms.Form):
             "level",
             [(level.id, level.name) for level in levels],
             initial=levels[0].id,
-            required=False,
+            # A field reads ``required`` for truth only: None is as optional as False.
+            required=False,  # pragma: no mutate
             label="The computer's level",
         )
 
@@ -126,8 +132,11 @@ class NewGameForm(SeatsForm):
     def rules(self) -> Options:
         """The options chosen, read by the kind's codec."""
         data = self.cleaned_data
+        # The cleaned values are booleans and the choices' own words, which the reader of
+        # text reads as they are: typed or not, the same options come out.
         return self.kind.rules.from_mapping(
-            {option.name: data[option.name] for option in self.kind.rules.OPTIONS}, typed=True
+            {option.name: data[option.name] for option in self.kind.rules.OPTIONS},
+            typed=True,  # pragma: no mutate
         )
 
 

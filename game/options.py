@@ -169,7 +169,12 @@ class Options:
         for option in cls.OPTIONS:
             if option.tag in tags:
                 where = f"the {option.tag} tag"
-                values[option.name] = option.read(tags[option.tag], False, where)
+                # ``typed`` is only tested for truth: None reads the text as False does.
+                values[option.name] = option.read(
+                    tags[option.tag],
+                    False,  # pragma: no mutate
+                    where,
+                )
             else:
                 values[option.name] = getattr(base, option.name)
         return cls(**values)
@@ -193,7 +198,8 @@ class Options:
         return cls(
             **{
                 option.name: option.from_letter(letter)
-                for option, letter in zip(cls.OPTIONS, flags, strict=False)
+                # strict=None, or no strict at all, is as lenient as False.
+                for option, letter in zip(cls.OPTIONS, flags, strict=False)  # pragma: no mutate
             }
         )
 

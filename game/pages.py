@@ -245,7 +245,9 @@ def game_page(
         game_urls(game.public_id).page, game.ply if ply is None else ply, game.ply
     )
     current = game.position()
-    position = game.position(replay.ply) if replay.reviewing else current
+    # At the game now, the moment shown is the position now: replaying its moves again
+    # would give the same position, only later.
+    position = game.position(replay.ply) if replay.reviewing else current  # pragma: no mutate
     ended = game.is_over and not replay.reviewing
     outcome = Outcome(game.result, game.status) if ended else None
     waiting = game.status == Game.Status.WAITING

@@ -59,7 +59,8 @@ def env_float(name: str, default: float) -> float:
         number = float(value)
     except ValueError:
         number = 0.0
-    if not 0 < number < float("inf"):
+    # float() reads "inf" in any case: "INF" is the same infinity.
+    if not 0 < number < float("inf"):  # pragma: no mutate
         raise ImproperlyConfigured(f"{name} must be a positive number: {value!r}")
     return number
 

@@ -225,3 +225,49 @@ def test_fragments_show_their_pieces_one_after_another_with_nothing_between():
     drawn = draw_board(Position.start())
     first, second = drawn.squares[0], drawn.squares[1]
     assert str(fragments.Fragments((first, second))) == str(first) + str(second)
+
+
+def test_where_no_plain_stone_fits_the_special_stones_are_offered_by_name():
+    position = board(CHECKERBOARD, hand="TW")
+    drawn = draw_board(position, Color.DARK)
+    assert drawn.stone is Stone.THUNDER
+    assert drawn.note == (
+        "No square takes a plain stone now: only your thunder-stone or your Woden-stone "
+        "can be played"
+    )
+    assert draw_board(Position.start(), Color.DARK).note == ""
+
+
+def test_a_board_shows_no_hinges_unless_asked_and_redraws_the_game_unless_told():
+    position = Position.replay(Rules(), ["A1", "G7"])
+    plain = draw_board(position, Color.DARK)
+    assert all(cell.hinges == "" for cell in cells(plain).values())
+    assert plain.stones.target == "#game"
+    marked = draw_board(position, Color.DARK, hinges=True, target="#lesson")
+    assert cells(marked)["A1"].hinges == "nw" and cells(marked)["B1"].hinges == ""
+    assert marked.stones.target == "#lesson"
+
+
+def test_the_move_list_marks_only_the_moment_looked_back_at():
+    position = Position.replay(Rules(), ["D4", "E5", "T E4"])
+    assert [m.current for m in move_list(position, current=2)] == [False, True, False]
+    assert not any(m.current for m in move_list(position))
+
+
+def test_a_game_waiting_for_its_second_player_says_so_to_each_viewer():
+    start = Position.start()
+    mine = describe(start, None, frozenset({"dark"}), waiting=True)
+    assert mine.headline == "Waiting for your friend to join"
+    assert describe(start, None, frozenset(), waiting=True).headline == (
+        "Waiting for a second player"
+    )
+
+
+def test_each_side_s_special_stones_are_named_under_it():
+    position = Position.replay(Rules(), ["T D4", "E5", "W E5", "T C3"])
+    status = describe(position, None, EVERYONE)
+    assert (status.dark_hand, status.light_hand) == ("no special stones", "Woden")
+    fresh = describe(Position.start(), None, EVERYONE)
+    assert fresh.dark_hand == fresh.light_hand == "thunder and Woden"
+    plain = describe(Position.start(Rules(special_stones=False)), None, EVERYONE)
+    assert plain.dark_hand == plain.light_hand == ""

@@ -3,15 +3,18 @@ tasks a move enqueues, the reply played once per ply, recovery of lost work, the
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
 from game import bots, computer, play
 from game.engine import Position, Rules
-from game.models import Game, Move
+from game.models import Analysis, Game, Move
 from game.registry import DEFAULT
 from tests.support.exact import RULE_SETS
 
@@ -258,7 +261,12 @@ def test_the_worker_recovers_and_plays_what_is_due():
     game, tokens = against_computer("dark")
     play.make_move(game.public_id, tokens, "D4", 0)
     DBTaskResult.objects.all().delete()  # as if a killed worker took it along
-    call_command("worker", "--batch", "--no-reload", "--no-startup-delay", verbosity=0)
+    out = StringIO()
+    call_command("worker", "--batch", "--no-reload", "--no-startup-delay", verbosity=0, stdout=out)
+    assert out.getvalue().splitlines()[:2] == [
+        "Enqueued again 1 computer moves and hints left undone.",
+        "Scheduled the daily pruning of abandoned games.",
+    ]
     game.refresh_from_db()
     assert game.ply == 2 and game.turn == "dark"
     replies = DBTaskResult.objects.filter(task_path=computer.reply.module_path)
@@ -439,3 +447,51 @@ def test_hints_count_against_a_clients_allowance(client):
     by_htmx = client.post(f"/g/{game.public_id}/hint", headers={"HX-Request": "true"})
     assert by_htmx.status_code == 200 and by_htmx["Retry-After"]
     assert "Too many requests: at most 60 to think" in by_htmx.content.decode()
+
+
+def test_recover_enqueues_the_analyses_still_waiting_a_few_positions_a_task():
+    keys = [f"Ssw waiting{number}" for number in range(4)]
+    Analysis.objects.bulk_create([Analysis(key=key) for key in keys])
+    Analysis.objects.create(key="Ssw done", dark_win=0.5)
+    assert computer.recover() == 2
+    tasks = queued("analyse")
+    assert sorted(len(chunk) for chunk, *_ in tasks) == [1, computer.POSITIONS_PER_TASK]
+    assert sorted(key for chunk, *_ in tasks for key in chunk) == keys
+    for _, *rest in tasks:
+        assert rest == [computer.GAME_ANALYSIS_SECONDS, DEFAULT.name]
+
+
+def test_an_analysis_is_asked_for_the_positions_of_its_kind_not_known_yet(
+    django_capture_on_commit_callbacks,
+):
+    Analysis.objects.create(key="Ssw known")
+    Analysis.objects.create(kind="other", key="Ssw elsewhere")  # of another kind of game
+    keys = ["Ssw known", "Ssw elsewhere", "Ssw new", "Ssw new"]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert computer.request_analysis(DEFAULT, keys) == 2
+    mine = Analysis.objects.filter(kind=DEFAULT.name).values_list("key", flat=True)
+    assert sorted(mine) == ["Ssw elsewhere", "Ssw known", "Ssw new"]
+    assert queued("analyse") == [
+        [["Ssw elsewhere", "Ssw new"], computer.ANALYSIS_SECONDS, DEFAULT.name]
+    ]
+    assert computer.request_analysis(DEFAULT, keys) == 0
+    # Another kind of game keeps its analyses apart, under its own name.
+    other = dataclasses.replace(DEFAULT, name="other")
+    assert computer.request_analysis(other, ["Ssw known"]) == 1
+    assert Analysis.objects.filter(kind="other", key="Ssw known").exists()
+
+
+def test_a_position_asked_for_by_two_pages_at_once_is_stored_once():
+    raced = []
+
+    def meanwhile(execute, sql, params, many, context):
+        # Another page's request stores the same position between this one's look
+        # and its write.
+        if not raced and sql.startswith("INSERT") and Analysis._meta.db_table in sql:
+            raced.append(sql)
+            Analysis.objects.create(key="Ssw both")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(meanwhile):
+        computer.request_analysis(DEFAULT, ["Ssw both"])
+    assert raced and Analysis.objects.filter(key="Ssw both").count() == 1

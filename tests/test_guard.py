@@ -16,12 +16,15 @@ class App:
 
     def __init__(self) -> None:
         self.called = False
+        self.scope: dict | None = None
         self.body = b""
         self.after: dict | None = None
 
     async def __call__(self, scope, receive, send) -> None:
         self.called = True
+        self.scope = scope
         message = await receive()
+        assert message["type"] == "http.request"
         self.body = message["body"]
         assert message["more_body"] is False
         self.after = await receive()  # what the client sends next: here, leaving
@@ -37,10 +40,11 @@ def call(
     delay: float = 0.0,
     body_seconds: float = 5,
     repeated: tuple[tuple[str, str], ...] = (),
+    uploads: dict[str, int] | None = None,
 ) -> tuple[App, int, dict[bytes, bytes], bytes]:
     """Send one request through the guard: its body in ``chunks``, ``delay`` s apart."""
     app = App()
-    guard = RequestGuard(app, body_seconds=body_seconds)
+    guard = RequestGuard(app, body_seconds=body_seconds, uploads=uploads)
     parts = list(chunks if chunks is not None else [b""])
     sent: list[dict] = []
 
@@ -63,6 +67,8 @@ def call(
         "headers": [(k.lower().encode(), v.encode()) for k, v in (*headers.items(), *repeated)],
     }
     aio.run(guard(scope, receive, send))
+    if app.called:
+        assert app.scope is scope
     start = sent[0]
     body = b"".join(message.get("body", b"") for message in sent[1:])
     answered = dict(start["headers"])
@@ -203,3 +209,128 @@ def test_a_parameter_of_the_content_type_given_twice_is_refused(content_type):
     app, status, _, body = call({"Content-Type": content_type}, [b"a=b"])
     assert status == 400 and not app.called
     assert body == b"A parameter of the Content-Type comes twice.\n"
+
+
+def test_each_refusal_says_why_in_its_own_words():
+    _, status, _, body = call(FORM | {"Content-Length": "12x"})
+    assert (status, body) == (400, b"Bad length.\n")
+    multipart = {"Content-Type": "multipart/form-data; boundary=x", "Content-Length": "40"}
+    _, status, _, body = call(multipart, [b"--x\r\n" + b"y" * 35])
+    assert (status, body) == (413, b"This address takes no uploads: send forms urlencoded.\n")
+    _, status, _, body = call(FORM, [b"a"] * 10, delay=0.05, body_seconds=0.2)
+    assert (status, body) == (408, b"The request's body did not arrive in time.\n")
+
+
+def test_a_refusal_of_a_head_request_has_the_headers_of_its_text_and_no_body():
+    app, status, headers, body = call({"Host": "a"}, method="HEAD", repeated=(("Host", "b"),))
+    assert status == 400 and not app.called
+    assert body == b""
+    assert (
+        headers[b"content-length"] == str(len(b"The host header comes more than once.\n")).encode()
+    )
+    assert headers[b"connection"] == b"close"
+
+
+def test_a_body_declared_exactly_at_the_limit_passes():
+    length = {"Content-Length": str(MAX_BODY_BYTES)}
+    app, status, _, _ = call(FORM | length, [b"x" * MAX_BODY_BYTES])
+    assert status == 200 and len(app.body) == MAX_BODY_BYTES
+
+
+@pytest.mark.parametrize(
+    "framing", [{"Content-Length": "1"}, {"Transfer-Encoding": "chunked"}], ids=["1", "chunked"]
+)
+def test_any_upload_body_is_refused_however_it_is_framed(framing):
+    multipart = {"Content-Type": "multipart/form-data; boundary=x"} | framing
+    app, status, _, body = call(multipart, [b"-"])
+    assert status == 413 and not app.called
+    assert b"no uploads" in body
+
+
+def test_the_import_address_takes_an_upload_up_to_its_own_limit():
+    multipart = {"Content-Type": "multipart/form-data; boundary=x"}
+    upload = b"--x\r\n" + b"y" * (60 * 1024)
+    app, status, _, _ = call(multipart, [upload], path="/import/")
+    assert status == 200 and app.body == upload
+    app, status, _, body = call(multipart | {"Content-Length": str(81 * 1024)}, path="/import/")
+    assert status == 413 and not app.called
+    assert b"larger than this site takes (80 kB)" in body
+
+
+def test_the_addresses_that_take_uploads_are_the_guards_to_choose():
+    multipart = {"Content-Type": "multipart/form-data; boundary=x", "Content-Length": "2000"}
+    uploads = {"/pictures/": 2048}
+    app, status, _, _ = call(multipart, [b"y" * 2000], path="/pictures/", uploads=uploads)
+    assert status == 200 and app.body == b"y" * 2000
+    app, status, _, body = call(multipart, [b"y" * 2000], path="/import/", uploads=uploads)
+    assert status == 413 and b"no uploads" in body
+
+
+def test_what_is_not_an_http_request_reaches_the_app_untouched():
+    seen: list = []
+
+    async def app(scope, receive, send) -> None:
+        seen.append((scope, receive, send))
+
+    async def receive() -> dict:
+        return {"type": "lifespan.startup"}
+
+    async def send(message: dict) -> None:
+        pass
+
+    for scope in ({"type": "lifespan"}, {"type": "websocket", "path": "/", "headers": []}):
+        aio.run(RequestGuard(app)(scope, receive, send))
+        assert seen.pop() == (scope, receive, send)
+
+
+def test_a_body_in_messages_that_leave_out_their_optional_keys_is_read_whole():
+    app = App()
+    messages = [
+        {"type": "http.request", "more_body": True},
+        {"type": "http.request", "body": b"a=b", "more_body": True},
+        {"type": "http.request", "body": b"&c=d"},
+    ]
+
+    async def receive() -> dict:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        pass
+
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+    aio.run(RequestGuard(app)(scope, receive, send))
+    assert app.body == b"a=b&c=d"
+    assert app.after == {"type": "http.disconnect"}
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/x-www-form-urlencoded;a=b;charset=latin-1",
+        "application/x-www-form-urlencoded; charset=UTF-8X",
+        "application/x-www-form-urlencoded; charset=utf-8=latin-1",
+    ],
+)
+def test_a_charset_is_read_wherever_it_stands_and_must_be_utf8_itself(content_type):
+    app, status, _, body = call({"Content-Type": content_type}, [b"a=b"])
+    assert status == 400 and not app.called
+    assert body == b"Send forms encoded as UTF-8.\n"
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/x-www-form-urlencoded;charset=utf-8;charset=latin-1",
+        "multipart/form-data; boundary=a=b; boundary=c",
+    ],
+)
+def test_a_parameter_given_twice_is_found_however_it_is_written(content_type):
+    app, status, _, body = call({"Content-Type": content_type}, [b"a=b"])
+    assert status == 400 and not app.called
+    assert body == b"A parameter of the Content-Type comes twice.\n"
+
+
+def test_parameters_of_different_names_pass():
+    content_type = "application/x-www-form-urlencoded; charset=utf-8; q=1"
+    app, status, _, _ = call({"Content-Type": content_type}, [b"a=b"])
+    assert status == 200 and app.body == b"a=b"

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from django.db import connection, transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_save
 
 from game import computer, hooks, play
 from game.engine import Outcome, Position, Rules
@@ -197,3 +197,28 @@ def test_a_change_is_announced_inside_its_transaction_and_saved_as_save_would(he
     (write,) = writes
     assert write["created"] is False and write["using"] == "default"
     assert {"revision", "updated", "ply", "record_text"} <= write["update_fields"]
+
+
+def test_the_model_s_write_sends_exactly_the_signals_save_sends(heard):
+    before, after = heard(pre_save), heard(post_save)
+    game, _ = play.create_game("hotseat", Rules())
+    game.hint = "D4"
+    sent = []
+    for write in (
+        lambda: game.save(update_fields=["hint", "revision"]),
+        lambda: Game.objects.write(game, ("hint", "revision")),
+    ):
+        before.calls.clear()
+        after.calls.clear()
+        with transaction.atomic():
+            write()
+        sent.append((list(before.calls), list(after.calls)))
+    assert sent[0] == sent[1]
+    ((pre,), (post,)) = sent[1]
+    assert pre == {
+        "instance": game,
+        "raw": False,
+        "using": "default",
+        "update_fields": frozenset({"hint", "revision"}),
+    }
+    assert post == pre | {"created": False}

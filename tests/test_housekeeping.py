@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from datetime import UTC, datetime, timedelta
 from io import StringIO
 
@@ -10,7 +11,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from game import housekeeping, play
+from game import computer, housekeeping, play
 from game.engine import Position, Rules
 from game.models import Game, Move
 
@@ -56,7 +57,7 @@ def test_the_command_prunes_with_the_days_given_and_refuses_nonsense():
     errors = StringIO()
     with pytest.raises(SystemExit) as refused:
         call_command("prune_games", "--days", "0", stderr=errors)
-    assert refused.value.code == 2 and "--days must be at least 1." in errors.getvalue()
+    assert refused.value.code == 2 and errors.getvalue() == "--days must be at least 1.\n"
     call_command("prune_games", stdout=out)
     assert f"unchanged for {settings.ABANDONED_GAME_DAYS} days." in out.getvalue()
 
@@ -118,3 +119,30 @@ def test_the_daily_run_says_what_the_policy_deleted():
         "deleted 0 abandoned games, 1 games without a move, 0 old analyses, "
         "0 old task results and 0 old rate counts"
     )
+
+
+def test_the_commands_help_says_what_its_days_are_and_where_their_default_comes_from():
+    from game.management.commands.prune_games import Command
+
+    help_text = " ".join(Command().create_parser("manage.py", "prune_games").format_help().split())
+    assert (
+        "--days DAYS days without a change (default: MAERSTANAS_ABANDONED_DAYS, "
+        f"{settings.ABANDONED_GAME_DAYS})"
+    ) in help_text
+
+
+def test_the_daily_task_is_scheduled_unless_it_is_waiting_whatever_else_is():
+    computer.reply.enqueue("AAAAAAAAAAAA", 0)  # other work waiting
+    ran = housekeeping.daily.enqueue()
+    DBTaskResult.objects.filter(id=ran.id).update(status="SUCCESSFUL")  # yesterday's
+    assert housekeeping.schedule_daily() is True
+    assert housekeeping.schedule_daily() is False
+
+
+def test_pruning_tells_the_time_in_utc():
+    """A time without its zone makes Django warn, and guess."""
+    game, _ = play.create_game("hotseat", Rules(), "dark")
+    aged(game, 31)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert housekeeping.prune_games(30) == 1

@@ -4,6 +4,7 @@ codec, how the engine says a game ended, and the modules' imports (no circle).""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 from pathlib import Path
 
@@ -32,6 +33,13 @@ def test_the_registry_names_each_kind_once_and_mærstánas_first():
             find_kind(name)
 
 
+def test_a_name_that_is_no_game_is_told_every_kind_there_is(monkeypatch):
+    monkeypatch.setitem(KINDS, "other", dataclasses.replace(DEFAULT, name="other"))
+    with pytest.raises(KeyError) as refused:
+        find_kind("chess")
+    assert refused.value.args[0] == "'chess' is not a game here: choose maerstanas or other"
+
+
 def test_a_kind_is_found_by_its_options():
     for rules in RULE_SETS:
         assert kind_of(rules) is DEFAULT
@@ -50,8 +58,11 @@ def test_the_mærstánas_kind_gives_its_engine_players_and_ends():
     assert kind.players.strongest is bots.STRONGEST
     assert kind.players.level("wita") is bots.level("wita")
     assert [kind.players.number(level) for level in bots.LEVEL_IDS] == [1, 2, 3, 4, 5, 6]
-    with pytest.raises(KeyError, match="'grandmaster' is not a level: choose one of cild"):
+    with pytest.raises(KeyError) as refused:
         kind.players.level("grandmaster")
+    assert refused.value.args[0] == (
+        "'grandmaster' is not a level: choose one of cild, ceorl, cniht, thegn, ealdor, wita"
+    )
     assert [lesson.slug for lesson in kind.lessons][0] == "hinges"
     assert list(kind.split_moves("1. D4 e4, 2. T C3xD3")) == ["D4", "e4", "T C3xD3"]
     assert kind.rules_doc == "RULES.md" and (ROOT / "docs" / kind.rules_doc).exists()
@@ -73,6 +84,8 @@ def test_replaying_through_a_kind_names_the_move_that_fails():
     with pytest.raises(ValueError, match=r"^move 2: D4 is taken"):
         DEFAULT.replay(start, ["D4", "D4"])
     assert DEFAULT.is_start(start) and not DEFAULT.is_start(start.play("D4"))
+    for rules in RULE_SETS:
+        assert DEFAULT.is_start(Position.start(rules))
 
 
 def test_players_of_a_kind_say_their_ladder():
@@ -121,6 +134,16 @@ def test_a_missing_or_empty_option_takes_its_default_and_tags_their_fallback():
     odd = Rules(special_stones=False, wraparound=True)
     assert Rules.from_tags({"Scoring": "simple"}, odd) == Rules(False, "simple", True)
     assert Rules.from_flags("") == Rules()
+
+
+def test_a_blank_choice_takes_the_options_default_and_an_unknown_letter_too():
+    scoring = Rules.OPTIONS[1]
+    assert scoring.name == "scoring"
+    for blank in (None, "", "  "):
+        assert scoring.read(blank, False, "scoring") == "standard"
+    assert Rules.from_mapping({"scoring": " "}) == Rules()
+    assert Rules.from_tags({"Scoring": ""}, Rules(scoring="simple")) == Rules()
+    assert Rules.from_flags("S?W") == Rules(wraparound=True)
 
 
 @pytest.mark.parametrize(

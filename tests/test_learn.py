@@ -301,3 +301,98 @@ def test_the_scoring_lesson_draws_the_scoring_hinges(client: Client):
 def test_every_lesson_start_is_a_position_the_rules_accept():
     for lesson in LESSONS:
         assert Position.from_text(lesson.start).to_text() == lesson.start
+
+
+# What a missed task says, word for word ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("slug", "move", "message"),
+    [
+        (
+            "closed-squares",
+            "B1",
+            "Taking B1 stops light too, but this task is to close B1 without playing on it",
+        ),
+        (
+            "closed-squares",
+            "E1",
+            "Light can still play B1 and score 3 points there: a stone on E1 leaves B1 and "
+            "its neighbours with a free side",
+        ),
+        (
+            "thunder",
+            "T A1",
+            "Your thunder-stone on A1 cleared nothing: no stone was next to it",
+        ),
+        (
+            "thunder",
+            "T C3",
+            "Your thunder-stone on C3 cleared D3, C4: 2 light. Look for a square with three "
+            "light stones around it",
+        ),
+        (
+            "woden",
+            "W G6",
+            "Taking G6 gains you 1 point and costs light 2 points: another light stone does better",
+        ),
+        (
+            "passing-and-the-end",
+            "T A1",
+            "Keep your thunder-stone: find the plain stone after which light has no open square",
+        ),
+        (
+            "passing-and-the-end",
+            "B3",
+            "After B3 light still has a square to play: find the stone that closes them all",
+        ),
+        (
+            "scoring",
+            "E1",
+            "E1 scores 1 point; one square scores 3 points. Remember the edge: a side on it "
+            "scores too",
+        ),
+    ],
+)
+def test_a_missed_task_says_what_the_move_did(slug, move, message):
+    tried = attempt(BY_SLUG[slug], move)
+    assert not tried.solved and tried.message == message
+
+
+@pytest.mark.parametrize(
+    ("n", "words"), [(1, "1 point"), (-1, "-1 point"), (0, "0 points"), (2, "2 points")]
+)
+def test_points_are_counted_in_words(n, words):
+    assert lessons.points(n) == words
+
+
+def test_the_lead_is_counted_for_either_side():
+    position = Position.start().play("A1").play("D4")
+    assert position.score() == (2, 0)
+    assert lessons.lead(position, Color.DARK) == 2
+    assert lessons.lead(position, Color.LIGHT) == -2
+
+
+def test_the_best_reply_is_the_first_move_that_gains_the_most():
+    # Every corner gains two; A1 comes first.
+    assert lessons.best_reply(Position.start()) == (parse_move("A1"), 2)
+    # A1 gains points too, but G1 the most.
+    assert lessons.best_reply(BY_SLUG["hinges"].position) == (parse_move("G1"), 3)
+
+
+def test_a_side_that_must_pass_has_no_reply_and_gains_nothing():
+    after = BY_SLUG["passing-and-the-end"].position.play(parse_move("A2"))
+    assert after.must_pass
+    assert lessons.best_reply(after) == (None, 0)
+
+
+def test_the_best_reply_may_gain_nothing_at_all():
+    # The edges are light's and the corners closed: no square scores for dark.
+    position = Position.from_text(".sssss./s.....s/s.....s/s.....s/s.....s/s.....s/.sssss. d -")
+    move, gained = lessons.best_reply(position)
+    assert move == position.legal_moves()[0] and gained == 0
+
+
+def test_a_lesson_board_is_written_as_its_rows():
+    rows = ("S......", ".......", ".......", ".......", ".......", ".......", "......s")
+    assert lessons._rows(*rows) == "S....../......./......./......./......./......./......s"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -145,3 +146,29 @@ def test_one_ipv6_network_shares_one_allowance(client):
         assert sent.status_code == 303
     assert Client(REMOTE_ADDR="2001:db8:7:7:9::9").post("/", form).status_code == 429
     assert Client(REMOTE_ADDR="2001:db8:7:8::1").post("/", form).status_code == 303
+
+
+def test_a_client_refused_in_the_last_moment_of_a_window_waits_a_second():
+    ends = 6_000_060.0
+    for _ in range(3):
+        limits.count(TIGHT, "10.0.0.1", ends - 0.5)
+    with pytest.raises(limits.Exceeded) as refused:
+        limits.count(TIGHT, "10.0.0.1", ends - 0.2)
+    assert refused.value.retry_after == 1 and refused.value.limit is TIGHT
+
+
+def test_a_long_client_is_counted_under_a_key_cut_to_fit_its_column():
+    client = "x" * 200
+    limits.count(TIGHT, client, 60.0)
+    limits.count(TIGHT, client, 60.0)
+    (counted,) = RateCount.objects.all()
+    assert counted.key == f"test:{client}"[:100] and counted.count == 2
+
+
+def test_counts_end_and_are_forgotten_in_utc():
+    """A time without its zone makes Django warn, and guess."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        limits.count(TIGHT, "10.0.0.1", 60.0)
+        assert RateCount.objects.get().expires == datetime.fromtimestamp(120, UTC)
+        assert limits.forget_expired() == 1

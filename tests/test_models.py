@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
 
-from game import play
+from game import models, play
 from game.engine import Position, Rules
-from game.models import Game, Move, new_seat_token
+from game.maerstanas.engine import ENDS
+from game.models import Game, Move, Seat, new_seat_token, status_choices
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +170,107 @@ def test_a_games_seats_are_read_once_and_again_after_a_reload(django_assert_num_
     assert game.free_seat() == "light"  # as read
     game.refresh_from_db()
     assert game.free_seat() is None and game.holds_seat("dark", tokens["dark"])
+
+
+def test_a_game_may_be_in_play_or_end_in_any_way_its_kind_knows():
+    choices = dict(status_choices())
+    assert choices == {
+        "waiting": "Waiting for a player",
+        "active": "In play",
+        "resigned": "Resigned",
+        **ENDS,
+    }
+    assert "no-moves" in choices
+
+
+def test_a_seat_says_whose_game_and_side_it_is_and_who_holds_it():
+    game, _ = play.create_game("computer", Rules(), "light", level="cild")
+    assert str(game.seat("dark")) == f"{game.pk} dark: cild"
+    assert str(game.seat("light")) == f"{game.pk} light: a person"
+
+
+def test_the_locked_row_goes_through_the_converters_as_a_query_sends_it(monkeypatch):
+    game, _ = play.create_game("hotseat", Rules())
+    real = models._converters
+    given = []
+
+    def noting(value, expression, used):
+        given.append((expression, used))
+        return value
+
+    monkeypatch.setattr(
+        models,
+        "_converters",
+        lambda alias: [(i, column, [*found, noting]) for i, column, found in real(alias)],
+    )
+    with transaction.atomic():
+        locked = Game.objects.locked(game.public_id)
+    assert locked == game and locked.options == game.options
+    assert given == [(column, connections["default"]) for _, column, _ in real("default")]
+
+
+def seat_reads(queries: CaptureQueriesContext) -> list[str]:
+    table = Seat._meta.db_table
+    return [q["sql"] for q in queries if q["sql"].startswith("SELECT") and table in q["sql"]]
+
+
+def test_a_new_game_knows_its_seats_without_reading_them_back(django_assert_num_queries):
+    for mode, creator in [("hotseat", "dark"), ("friend", "light"), ("computer", "dark")]:
+        with CaptureQueriesContext(connection) as queries:
+            game, tokens = play.create_game(mode, Rules(), creator, level="cild")
+        assert seat_reads(queries) == []
+        with django_assert_num_queries(0):
+            assert all(game.holds_seat(color, token) for color, token in tokens.items())
+            assert game.level_of("light") == ("cild" if mode == "computer" else "")
+
+
+def test_an_imported_game_has_no_seats_and_reads_none(django_assert_num_queries):
+    with CaptureQueriesContext(connection) as queries:
+        game = play.import_game(Rules(), Position.start(), ["D4", "E4"])
+    assert seat_reads(queries) == []
+    with django_assert_num_queries(0):
+        assert game.seats_by_color() == {} and game.free_seat() == "dark"
+
+
+def test_the_joined_game_knows_both_seats_without_reading_them_again(django_assert_num_queries):
+    game, dark = play.create_game("friend", Rules(), "dark")
+    joined, color, light = play.join(game.public_id, play.invite_code(game))
+    with django_assert_num_queries(0):
+        assert joined.holds_seat("dark", dark["dark"]) and joined.holds_seat("light", light)
+        assert joined.free_seat() is None
+
+
+def test_prefetched_seats_are_read_with_the_game(django_assert_num_queries):
+    game, tokens = play.create_game("friend", Rules(), "dark")
+    fetched = Game.objects.prefetch_related("seats").get(pk=game.pk)
+    with django_assert_num_queries(0):
+        assert fetched.free_seat() == "light" and fetched.holds_seat("dark", tokens["dark"])
+
+
+def test_seats_are_saved_rows_of_the_database_they_came_from():
+    game, _ = play.create_game("hotseat", Rules())
+    seats = Seat.objects.of_game(game)
+    assert {seat.color for seat in seats} == {"dark", "light"}
+    assert all(seat._state.db == "default" and not seat._state.adding for seat in seats)
+
+
+def test_a_game_set_up_under_other_rules_starts_from_its_position_under_them():
+    rules = Rules(scoring="simple", wraparound=True)
+    start = Position.from_text(
+        "S....../.s...../......./......./......./......./....... l TWt", rules
+    )
+    game, _ = play.create_game("hotseat", rules, start=start)
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.start() == start and stored.start().rules == rules
+
+
+def test_a_reload_passes_its_arguments_on():
+    game, tokens = play.create_game("hotseat", Rules())
+    play.make_move(game.public_id, tokens, "D4")
+    game.mode = Game.Mode.FRIEND  # changed in memory only
+    game.refresh_from_db(fields=["ply"])
+    assert (game.ply, game.turn, game.mode) == (1, "dark", Game.Mode.FRIEND)
+    game.refresh_from_db("default", ["turn"])
+    assert (game.turn, game.mode) == ("light", Game.Mode.FRIEND)
+    game.refresh_from_db()
+    assert game.mode == Game.Mode.HOTSEAT

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import queue
+import sys
+import threading
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.db import connections
+from django.db import OperationalError, connections, transaction
 
 from game import live, play
 from game.engine import Rules
-from game.live import News, Newsroom
+from game.live import News, Newsroom, Subscription
+from game.models import Game
 from game.views.common import whole as _whole
 from tests.support import aio
 
@@ -162,3 +169,288 @@ def test_the_newsroom_hears_a_change_made_by_another_thread(monkeypatch, setting
     heard, again, nothing, alive = aio.run(scenario())
     assert not alive
     assert heard == News(1, 1, False) and again == News(2, 2, False) and nothing is None
+
+
+@pytest.mark.django_db
+def test_the_news_of_a_game_is_what_a_stream_reads_and_its_notify_payload_reads_back():
+    game, tokens = play.create_game("hotseat", Rules(), "dark")
+    play.make_move(game.public_id, tokens, "D4", 0)
+    play.resign(game.public_id, tokens)
+    game = Game.objects.get(pk=game.pk)
+    news = News.of(game)
+    assert news == live.read_once(game.public_id) and news.over and news.ply == 1
+    assert news.payload(game.public_id) == f"{game.public_id} {game.revision} 1 1"
+    assert News.parse(news.payload(game.public_id)) == (game.public_id, news)
+    going_on = News(4, 3, False)
+    assert News.parse(going_on.payload("g")) == ("g", going_on)
+
+
+@pytest.mark.django_db
+def test_the_games_changed_since_a_moment_are_read_with_their_news():
+    before = datetime.now(UTC)
+    untouched, _ = play.create_game("hotseat", Rules(), "dark")
+    Game.objects.filter(pk=untouched.pk).update(updated=before - timedelta(minutes=1))
+    game, tokens = play.create_game("hotseat", Rules(), "dark")
+    play.make_move(game.public_id, tokens, "D4", 0)
+    play.resign(game.public_id, tokens)
+    revision = Game.objects.get(pk=game.pk).revision
+    assert live.read_changed(before) == {game.public_id: News(revision, 1, True)}
+    assert live.read_changed(datetime.now(UTC) + timedelta(minutes=1)) == {}
+
+
+@pytest.mark.django_db
+def test_the_news_of_many_games_is_read_five_hundred_at_a_time(django_assert_num_queries):
+    first, _ = play.create_game("hotseat", Rules(), "dark")
+    last, _ = play.create_game("hotseat", Rules(), "light")
+    missing = [f"{number:012d}" for number in range(499)]
+    with django_assert_num_queries(2):
+        news = live.read_news([first.public_id, *missing, last.public_id])
+    assert news == {first.public_id: News(0, 0, False), last.public_id: News(0, 0, False)}
+
+
+@pytest.mark.django_db
+def test_a_page_already_at_the_current_revision_is_sent_no_event_for_it(settings):
+    settings.LIVE_KEEPALIVE_SECONDS = 0.01
+    game, tokens = play.create_game("hotseat", Rules(), "dark")
+    played = play.make_move(game.public_id, tokens, "D4", 0)
+
+    async def scenario():
+        events = live.stream(game.public_id, since=played.revision)
+        chunks = [await anext(events), await anext(events)]
+        await events.aclose()
+        return chunks
+
+    assert async_to_sync(scenario)() == [
+        f"retry: {live.RETRY_MILLISECONDS}\n\n",
+        ": keep-alive\n\n",
+    ]
+
+
+def test_the_process_newsroom_looks_as_often_as_the_settings_say(settings):
+    settings.LIVE_WATCH_SECONDS = 0.25
+    room = live.newsroom()
+    assert room.interval == 0.25 and live.newsroom() is room
+
+
+def test_news_of_games_nobody_watches_and_a_second_goodbye_are_harmless():
+    async def scenario():
+        room = Newsroom(interval=0.01)
+        subscription = room.subscribe("g")
+        room.publish({"nobody": News(1, 1, False), "g": News(2, 2, False)})
+        room.unsubscribe(subscription)
+        room.unsubscribe(subscription)  # a stream's end, run twice
+        return await subscription.next(timeout=1), room.streams(), room._watched()
+
+    assert aio.run(scenario()) == (News(2, 2, False), 0, [])
+
+
+def test_the_newsroom_listens_on_a_named_thread_that_never_keeps_the_process_alive():
+    async def scenario():
+        room = Newsroom(interval=0.01)
+        room.unsubscribe(room.subscribe("g"))
+        return room._thread
+
+    thread = aio.run(scenario())
+    assert thread.name == "newsroom" and thread.daemon
+
+
+def test_news_for_a_stream_whose_event_loop_has_closed_is_dropped():
+    async def opened() -> Subscription:
+        return Subscription("g")
+
+    subscription = aio.run(opened())  # the loop is closed once the coroutine returns
+    subscription.deliver(News(1, 1, False))
+    assert subscription._news is None
+
+
+def test_closing_the_newsroom_wakes_its_thread_and_waits_for_it_a_bounded_time():
+    room = Newsroom(interval=0.01)
+    waits = []
+    room._thread = SimpleNamespace(join=waits.append)
+    room.close()
+    room.close(timeout=0.5)
+    assert waits == [5, 0.5]
+    assert room._closing.is_set() and room._watching.is_set() and room._nudged.is_set()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closing_a_threads_connections_spares_one_inside_a_transaction():
+    connection = connections["default"]
+    with transaction.atomic():
+        live._close_connections()
+        assert Game.objects.count() == 0  # the transaction goes on
+    connection.ensure_connection()
+    live._close_connections()
+    assert connection.connection is None
+
+
+def test_the_newsroom_listens_on_postgresql_and_reads_on_sqlite(monkeypatch):
+    monkeypatch.undo()  # the real loop of the thread, run here
+    heard = []
+
+    def run_on(vendor: str) -> None:
+        room = Newsroom(interval=0.01)
+        for way in ("_listen", "_watch"):
+            monkeypatch.setattr(room, way, lambda way=way: (heard.append(way), room.close()))
+        monkeypatch.setattr(connections["default"], "vendor", vendor)
+        room._run()
+
+    run_on("postgresql")
+    run_on("sqlite")
+    assert heard == ["_listen", "_watch"]
+
+
+def test_a_newsroom_that_loses_the_database_says_so_and_listens_again_a_second_later(
+    monkeypatch, caplog
+):
+    monkeypatch.undo()
+    room = Newsroom(interval=0.01)
+    looks, slept, reset = [], [], []
+
+    def watch() -> None:
+        looks.append(len(looks))
+        if len(looks) == 1:
+            raise OperationalError("database is locked")
+        room.close()
+
+    monkeypatch.setattr(room, "_watch", watch)
+    monkeypatch.setattr(live, "time", SimpleNamespace(sleep=slept.append))
+    monkeypatch.setattr(live, "close_old_connections", lambda: reset.append(True))
+    with caplog.at_level(logging.ERROR, logger="game.live"):
+        room._run()
+    assert looks == [0, 1] and slept == [1] and reset == [True]
+    assert [record.getMessage() for record in caplog.records] == [
+        "the newsroom lost the database; listening again in 1 s"
+    ]
+
+
+class Watcher:
+    """A newsroom's SQLite watcher on its own thread, looking when nudged, with the
+    database and the monotonic clock stood in for: ``found`` is what a read finds,
+    ``reads`` says what each look read, and the news it published is kept."""
+
+    def __init__(self, monkeypatch, games: list[str], interval: float = 600) -> None:
+        self.found: dict[str, News] = {}
+        self.clock = 100.0
+        self.reads: queue.SimpleQueue = queue.SimpleQueue()
+        self.published: list[dict[str, News]] = []
+        monkeypatch.setattr(live, "read_changed", self._read_changed)
+        monkeypatch.setattr(live, "read_news", self._read_news)
+        monkeypatch.setattr(live, "time", SimpleNamespace(monotonic=lambda: self.clock))
+        self.room = Newsroom(interval)
+        monkeypatch.setattr(self.room, "publish", self.published.append)
+
+        async def subscribe() -> None:
+            for game_id in games:
+                self.room.subscribe(game_id)
+
+        aio.run(subscribe())
+        self.opened = datetime.now(UTC)
+        self.thread = threading.Thread(target=self.room._watch, daemon=True)
+        self.thread.start()
+
+    def _read_changed(self, since: datetime) -> dict[str, News]:
+        self.reads.put(("changed", since, datetime.now(UTC)))
+        return dict(self.found)
+
+    def _read_news(self, game_ids: list[str]) -> dict[str, News]:
+        self.reads.put(("watched", game_ids, datetime.now(UTC)))
+        return {game_id: news for game_id, news in self.found.items() if game_id in game_ids}
+
+    def look(self, clock: float | None = None) -> tuple[str, object, datetime]:
+        """Nudge the watcher (at ``clock``) and say what its look read."""
+        if clock is not None:
+            self.clock = clock
+        self.room.nudge()
+        return self.reads.get(timeout=10)
+
+    def stop(self) -> list[dict[str, News]]:
+        self.room.close()
+        self.thread.join(10)
+        assert not self.thread.is_alive()
+        return self.published
+
+
+def test_the_watcher_reads_what_changed_since_just_before_its_last_look(monkeypatch):
+    watcher = Watcher(monkeypatch, ["a", "b"])
+    watcher.found = {"a": News(1, 1, False), "z": News(5, 5, False)}  # nobody watches z
+    first, since, at = watcher.look()
+    watcher.found = {"a": News(1, 1, False), "b": News(2, 2, False)}  # a: heard already
+    second, since_then, _ = watcher.look()
+    published = watcher.stop()
+    assert first == second == "changed"
+    # A change is stamped before it commits: each look reaches back a little.
+    assert watcher.opened - live._OVERLAP <= since <= at - live._OVERLAP
+    assert since <= since_then <= at - live._OVERLAP
+    assert published == [{"a": News(1, 1, False)}, {"b": News(2, 2, False)}]
+
+
+def test_every_two_seconds_the_watcher_reads_every_watched_game(monkeypatch):
+    watcher = Watcher(monkeypatch, ["a", "b"])
+    watcher.found = {"a": News(1, 1, False)}
+    assert watcher.look(clock=102.0)[0] == "changed"  # two seconds, not more
+    read, game_ids, _ = watcher.look(clock=102.5)
+    assert read == "watched" and sorted(game_ids) == ["a", "b"]
+    watcher.found = {"a": News(1, 1, False), "b": News(3, 3, False)}
+    assert watcher.look(clock=104.0)[0] == "changed"  # counted from the last sweep
+    assert watcher.look(clock=104.6)[0] == "watched"
+    assert watcher.stop() == [{"a": News(1, 1, False)}, {"b": News(3, 3, False)}]
+
+
+def test_the_watcher_looks_every_interval_unnudged(monkeypatch):
+    watcher = Watcher(monkeypatch, ["a"], interval=0.01)
+    assert watcher.reads.get(timeout=10)[0] == "changed"
+    assert watcher.reads.get(timeout=10)[0] == "changed"
+    watcher.stop()
+
+
+@pytest.mark.django_db
+def test_on_postgresql_the_newsroom_listens_catches_up_and_publishes_what_it_hears(monkeypatch):
+    game, _ = play.create_game("hotseat", Rules(), "dark")
+    room = Newsroom(interval=0.01)
+
+    async def subscribe() -> None:
+        room.subscribe(game.public_id)
+        room.subscribe("AAAAAAAAAAAA")
+
+    aio.run(subscribe())
+    published = []
+    monkeypatch.setattr(room, "publish", published.append)
+    notices = [[SimpleNamespace(payload=News(3, 2, False).payload(game.public_id))], []]
+
+    class Connection:
+        """psycopg's connection, as far as the newsroom uses it."""
+
+        def __init__(self, **params: object) -> None:
+            self.params, self.executed, self.timeouts = params, [], []
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc_info: object) -> None:
+            pass
+
+        def execute(self, statement: str) -> None:
+            self.executed.append(statement)
+
+        def notifies(self, timeout: float):
+            self.timeouts.append(timeout)
+            if not notices:
+                room._closing.set()
+            return iter(notices.pop(0) if notices else ())
+
+    connected = []
+
+    def connect(**params: object) -> Connection:
+        connected.append(Connection(**params))
+        return connected[-1]
+
+    monkeypatch.setitem(sys.modules, "psycopg", SimpleNamespace(connect=connect))
+    room._listen()
+    (connection,) = connected
+    params = connections["default"].get_connection_params()
+    assert connection.params == params | {"autocommit": True}
+    assert connection.executed == ["LISTEN maerstanas_news"]
+    # Each wait for notices ends within a second, so closing is heard within one.
+    assert len(connection.timeouts) == 3 and all(0 < t <= 1 for t in connection.timeouts)
+    assert published == [{game.public_id: News(0, 0, False)}, {game.public_id: News(3, 2, False)}]

@@ -8,10 +8,12 @@ import time
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.http import HttpRequest
+from django.test.utils import CaptureQueriesContext
 
-from game import play
+from game import play, seats
 from game.engine import IllegalMoveError, InvalidMoveError, Outcome, Position, Rules
-from game.models import Game, Move
+from game.models import BrowserGame, Game, Move
 
 pytestmark = pytest.mark.django_db
 
@@ -405,6 +407,32 @@ def _friend_game() -> Game:
     return play.create_game("friend", Rules(), "dark")[0]
 
 
+def _friends() -> tuple[str, dict[str, str], dict[str, str]]:
+    """A friend game both friends have joined: its id, dark's tokens and light's."""
+    game, dark = play.create_game("friend", Rules(), "dark")
+    _, _, light = play.join(game.public_id, play.invite_code(game))
+    return game.public_id, dark, {"light": light}
+
+
+def _join_holding_both_seats() -> object:
+    """A browser that holds both seats of a friend game opens its invite."""
+    public_id, dark, light = _friends()
+    return play.join(public_id, "any", held=dark | light)
+
+
+def _resign_before_the_friend_joins() -> object:
+    game, dark = play.create_game("friend", Rules(), "dark")
+    return play.resign(game.public_id, dark)
+
+
+def _takeback_asked() -> tuple[str, dict[str, str], dict[str, str]]:
+    """A friend game in which dark moved and asks to take it back."""
+    public_id, dark, light = _friends()
+    play.make_move(public_id, dark, "D4")
+    play.take_back(public_id, dark)
+    return public_id, dark, light
+
+
 # Each refusal of play.py: the action, and the words the player reads on the board.
 REFUSALS = {
     "no such game": (
@@ -477,6 +505,46 @@ REFUSALS = {
         "you are watching this game: only its players can ask for a hint",
     ),
     "hint out of turn": (lambda: play.ask_hint(*_computer_first()), "it is dark's turn"),
+    "watcher takes back": (
+        lambda: play.take_back(_started()[0], {}),
+        "you are watching this game: only its players can take a move back",
+    ),
+    "take back after the end": (
+        lambda: play.take_back(*_ended()),
+        "the game is over: moves can no longer be taken back",
+    ),
+    "take back before moving": (
+        lambda: play.take_back(*_friends()[:2]),
+        "you have no move to take back",
+    ),
+    "watcher answers a takeback": (
+        lambda: play.answer_takeback(_takeback_asked()[0], {}, True),
+        "you are watching this game: only its players can answer a takeback",
+    ),
+    "answer a takeback after the end": (
+        lambda: play.answer_takeback(*_ended(), True),
+        "the game is over: moves can no longer be taken back",
+    ),
+    "answer a takeback nobody asked": (
+        lambda: play.answer_takeback(*_friends()[:2], True),
+        "nobody has asked for a takeback",
+    ),
+    "answer your own takeback": (
+        lambda: play.answer_takeback(*_takeback_asked()[:2], False),
+        "your friend answers your takeback, not you",
+    ),
+    "join after the end": (
+        lambda: play.join(_ended()[0], "any"),
+        "the game is over: you can watch it, but not join it",
+    ),
+    "join holding both seats": (
+        _join_holding_both_seats,
+        "you play dark and light in this game already: send the invite to a friend",
+    ),
+    "resign before the friend joins": (
+        _resign_before_the_friend_joins,
+        "the game has not started: nobody has joined to win it",
+    ),
 }
 
 
@@ -522,3 +590,116 @@ def test_invite_codes_stay_the_same_across_upgrades(settings):
     settings.SECRET_KEY = "a-fixed-secret-for-this-test-" + "k" * 30
     game = Game(public_id="Qx7Lm2Pa9Zt4")
     assert play.invite_code(game) == "306279d9285df0dc627334ff4dc9df1d"
+
+
+def test_a_start_position_of_other_rules_is_refused():
+    with pytest.raises(ValueError) as refused:
+        play.create_game("hotseat", Rules(), start=Position.start(Rules(wraparound=True)))
+    assert str(refused.value) == "the start position is for other rules than the game's"
+    assert not Game.objects.exists()
+
+
+def test_a_game_over_in_its_start_position_is_not_created():
+    rules = Rules(special_stones=False)
+    position = Position.start(rules)
+    while not position.is_over:
+        position = position.play(position.legal_moves()[0])
+    with pytest.raises(play.GameFinished) as refused:
+        play.create_game("hotseat", rules, start=Position.from_text(position.to_text(), rules))
+    assert str(refused.value) == "the game is over in that position: there is nothing to play"
+    assert not Game.objects.exists()
+
+
+def test_a_game_from_the_empty_board_stores_no_start_text():
+    game, _ = hotseat()
+    assert Game.objects.get(pk=game.pk).start_text == ""
+    empty = play.create_game("hotseat", Rules(), start=Position.start())[0]
+    assert Game.objects.get(pk=empty.pk).start_text == ""
+
+
+def test_a_game_is_saved_as_the_kind_its_rules_are_of(monkeypatch):
+    from dataclasses import replace
+
+    from game import registry
+
+    renamed = replace(registry.DEFAULT, name="other")
+    monkeypatch.setattr(registry, "KINDS", {"other": renamed})
+    game, _ = hotseat()
+    assert Game.objects.get(pk=game.pk).kind == "other"
+    imported = play.import_game(Rules(), Position.start(), ["D4"])
+    assert Game.objects.get(pk=imported.pk).kind == "other"
+
+
+def test_an_imported_resignation_needs_a_winner():
+    with pytest.raises(ValueError) as refused:
+        play.import_game(Rules(), Position.start(), ["D4"], end="resigned")
+    assert str(refused.value).startswith("a game cannot end with '' because ")
+
+
+def test_a_takeback_drops_the_hint_shown_for_the_move_taken_back():
+    game, tokens = hotseat()
+    play.make_move(game.public_id, tokens, "D4")
+    play.ask_hint(game.public_id, tokens)
+    assert play.give_hint(game.public_id, 1, "E5") is not None
+    assert Game.objects.get(pk=game.pk).hint == "E5"
+    play.take_back(game.public_id, tokens)
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.ply, stored.hint_ply, stored.hint) == (0, None, "")
+
+
+def test_an_accepted_takeback_is_no_longer_asked_for():
+    public_id, dark, light = _takeback_asked()
+    assert Game.objects.get(public_id=public_id).takeback_by == "dark"
+    play.answer_takeback(public_id, light, True)
+    stored = Game.objects.get(public_id=public_id)
+    assert (stored.ply, stored.takeback_by) == (0, "")
+
+
+def test_a_declined_takeback_is_no_longer_asked_for_and_the_move_stands():
+    public_id, dark, light = _takeback_asked()
+    play.answer_takeback(public_id, light, False)
+    stored = Game.objects.get(public_id=public_id)
+    assert (stored.ply, stored.takeback_by) == (1, "")
+
+
+def test_the_computer_s_move_is_played_without_a_position_to_check():
+    public_id, _ = _computer_first()
+    game = play.computer_move(public_id, 0, "D4")
+    assert game is not None and game.logged_record() == ["D4"]
+
+
+def browser() -> HttpRequest:
+    request = HttpRequest()
+    request.session = {}
+    return request
+
+
+def test_a_browser_is_given_an_id_only_when_it_keeps_a_game():
+    request = browser()
+    assert seats.browser_id(request) == "" and request.session == {}
+    made = seats.browser_id(request, create=True)
+    assert len(made) == 32 and seats.browser_id(request) == made
+    stranger = browser()
+    assert seats.my_games(stranger).object_list.count() == 0
+    assert stranger.session == {}  # looking at an empty list keeps nothing
+
+
+def test_my_games_reads_each_game_and_its_seats_with_the_list(django_assert_num_queries):
+    request = browser()
+    for _ in range(3):
+        game, tokens = hotseat()
+        seats.remember(request, game.public_id, tokens)
+    with django_assert_num_queries(3):  # the count, the list with its games, their seats
+        page = seats.my_games(request)
+        assert [entry.game.free_seat() for entry in page] == [None, None, None]
+        assert {entry.game.seat_hash("dark") for entry in page} != {""}
+
+
+def test_remembering_the_same_seats_again_writes_nothing():
+    request = browser()
+    game, tokens = hotseat()
+    seats.remember(request, game.public_id, tokens)
+    with CaptureQueriesContext(connection) as queries:
+        seats.remember(request, game.public_id, tokens)
+    assert not [q["sql"] for q in queries if q["sql"].startswith(("UPDATE", "INSERT"))]
+    assert BrowserGame.objects.get(game=game).colors == "dark light"

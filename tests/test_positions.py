@@ -14,6 +14,8 @@ from game.maerstanas.editor import CYCLE, EMPTY_TEXT, editor, query_of
 from game.registry import DEFAULT
 from game.views.positions import read
 
+pytestmark = pytest.mark.usefixtures("settings")  # static URLs without a collected manifest
+
 
 def rules_from(query: dict[str, str]) -> Rules:
     return Rules.from_mapping(query)
@@ -143,6 +145,9 @@ def test_the_editor_s_side_to_move_hand_and_clearing_links():
         "t": "Ttw",
         "w": "T",
     }
+    # A hand's link changes the hand alone: the board and the side to move stay.
+    assert {text_in(t.url).split()[0] for t in found.hand} == {board}
+    assert {text_in(t.url).split()[1] for t in found.hand} == {"l"}
 
 
 def test_a_hand_with_nothing_in_it_is_written_as_a_dash():

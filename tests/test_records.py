@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from game.engine import Position, Rules
 from game.records import (
+    MAX_BYTES,
     MAX_PLIES,
     RecordError,
     make_record,
@@ -160,28 +161,73 @@ def test_unknown_tags_are_kept_in_order():
     [
         ("D4 E4 Z9", "ply 3 (dark's move 2): 'Z9' is not a move"),
         ("D4 D4", "ply 2 (light's move 1): D4 is taken"),
-        ("D4 E4 T E5xA1", "ply 3 (dark's move 2): "),
+        ("D4 E4 T E5xA1", "ply 3 (dark's move 2): T E5 removes E4, not A1"),
         ("D4 hello", "ply 2 (light's move 1): 'hello' is not a move"),
-        ("D4 E44", "ply 2 (light's move 1): 'E44' is not a move"),
+        ("D4 E44", "ply 2 (light's move 1): 'E44' is not a move: squares run A1 to G7"),
         ('[Scoring "golf"]\nD4', "the Scoring tag: 'golf' is not standard or simple"),
         ('[Wraparound "maybe"]\nD4', "the Wraparound tag: 'maybe' is neither on nor off"),
         ('[Game "a"]\n[Game "b"]\nD4', "line 2: the tag Game comes twice"),
-        ("[Game a]\nD4", "line 1: '[Game a]' is not a tag"),
-        ('[Position "nonsense"]\nD4', "the Position tag: 'nonsense' is not position text"),
-        ("D4 E4\nDark: 5, Light: 0", "the score line says Dark: 5, Light: 0, but the moves"),
-        ('[Result "dark"]\nD4', "the result says dark, but the game goes on"),
+        ("[Game a]\nD4", "line 1: '[Game a]' is not a tag like [Name \"value\"]"),
+        (
+            '[Game "' + "a" * 100,
+            f'line 1: \'[Game "{"a" * 53}\' is not a tag like [Name "value"]',
+        ),
+        (
+            '[Position "nonsense"]\nD4',
+            "the Position tag: 'nonsense' is not position text: expected the board, the side"
+            " to move and the special stones in hand, separated by spaces",
+        ),
+        (
+            "D4 E4\nDark: 5, Light: 0",
+            "the score line says Dark: 5, Light: 0, but the moves give Dark: 0, Light: 0",
+        ),
+        (
+            "D4 E4\nDark: 5, Light: 0\n\n",
+            "the score line says Dark: 5, Light: 0, but the moves give Dark: 0, Light: 0",
+        ),
+        # The score line is one line: split, its words are read as moves.
+        ("D4 E4 Dark:\n0, Light: 0", "ply 3 (dark's move 2): 'Dark:' is not a move"),
+        ('[Result "dark"]\nD4', "the result says dark, but the game goes on: say how it ended"),
         ('[Result "purple"]\nD4', "result: 'purple' is not dark, light, tie or *"),
-        ('[End "no-moves"]\nD4', "the game did not end"),
-        ('[End "resigned"]\n[Result "tie"]\nD4', "a game ended by resignation has a winner"),
-        ("D4\x00E4", "it holds characters that are not text"),
-        ("D4 " * 30000, "a record is at most 64 kB"),
-        ("D4 " * (MAX_PLIES + 1), f"at most {MAX_PLIES} moves"),
+        ('[End "purple"]\nD4', "end: 'purple' is not no-moves or resigned"),
+        (
+            '[End "no-moves"]\nD4',
+            "the game did not end: after the last move there are moves to play",
+        ),
+        (
+            '[End "resigned"]\n[Result "tie"]\nD4',
+            "a game ended by resignation has a winner: dark or light",
+        ),
+        ("D4\x00E4", "this is not a record: it holds characters that are not text"),
+        ("D4 " * 30000, "a record is at most 64 kB; this text is larger"),
+        ("D4 " * (MAX_PLIES + 1), f"a record has at most {MAX_PLIES} moves; this one has more"),
+        # As many moves as a record may hold are read, and played.
+        ("D4 " * MAX_PLIES, "ply 2 (light's move 1): D4 is taken"),
     ],
 )
 def test_what_cannot_be_read_is_refused_saying_where_and_why(text, message):
     with pytest.raises(RecordError) as refused:
         read_record(text)
-    assert message in str(refused.value)
+    assert str(refused.value) == message
+
+
+def test_a_record_may_hold_as_many_bytes_and_moves_as_its_limits_and_no_more():
+    text = "D4" + " " * (MAX_BYTES - 2)
+    assert len(text.encode()) == MAX_BYTES
+    assert read_record(text).moves == ("D4",)
+    with pytest.raises(RecordError) as refused:
+        make_record(rules=Rules(), moves=["D4"] * (MAX_PLIES + 1))
+    assert str(refused.value) == f"a record has at most {MAX_PLIES} moves; this one has 501"
+    with pytest.raises(RecordError, match=r"^ply 2 \(light's move 1\): D4 is taken$"):
+        make_record(rules=Rules(), moves=["D4"] * MAX_PLIES)
+
+
+def test_a_header_may_be_spaced_out_or_be_the_whole_record():
+    record = read_record('\n[Event "Club night"]\n\n[Round "3"]\n\nD4\n')
+    assert record.tags == (("Event", "Club night"), ("Round", "3"))
+    assert record.moves == ("D4",)
+    alone = read_record('[Event "Club night"]\n[Result "*"]')
+    assert alone.tags == (("Event", "Club night"),) and alone.moves == ()
 
 
 def test_a_finished_game_ends_by_no_moves_even_without_tags():
@@ -189,8 +235,15 @@ def test_a_finished_game_ends_by_no_moves_even_without_tags():
     assert final.is_over
     record = read_record(" ".join(moves))
     assert (record.result, record.end) == (final.result, "no-moves")
-    with pytest.raises(RecordError, match="cannot end by resignation"):
+    with pytest.raises(RecordError) as refused:
         make_record(rules=Rules(), moves=moves, result="dark", end="resigned")
+    assert str(refused.value) == "the game cannot end by resignation: neither side can move"
+    other = "light" if final.result == "dark" else "dark"
+    with pytest.raises(RecordError) as refused:
+        make_record(rules=Rules(), moves=moves, result=other)
+    assert str(refused.value) == (
+        f"the result says {other}, but the moves end the game: {final.result}"
+    )
 
 
 def test_a_record_gives_every_position_of_its_game():

@@ -79,12 +79,19 @@ def test_the_game_now_is_the_live_board_with_its_steps_back(client):
     assert 'data-replay-step="forward"' not in html  # nothing after now
 
 
-@pytest.mark.parametrize("ply", ["5", "99", "-1", "x", "1.5", "٣", "9" * 12])
+@pytest.mark.parametrize("ply", ["5", "99", "-1", "x", "1.5", "٣", "9" * 12, "000002"])
 def test_a_moment_the_game_does_not_have_is_a_404_saying_so(client, ply):
     game = hotseat(client)
     response = client.get(f"/g/{game.public_id}/", {"ply": ply})
     assert response.status_code == 404
     assert "is not a moment of this game: it has moves 0 to 4" in response.content.decode()
+
+
+def test_a_moment_written_with_leading_zeros_or_none_at_all_is_read(client):
+    game = hotseat(client)
+    assert game_ply(client.get(f"/g/{game.public_id}/", {"ply": "00002"}).content.decode()) == 2
+    response = client.get(f"/g/{game.public_id}/", {"ply": ""})
+    assert response.status_code == 200 and game_ply(response.content.decode()) == 4
 
 
 @pytest.mark.parametrize(("moves", "has"), [([], "no moves"), (OPENING[:1], "moves 0 to 1")])
@@ -371,6 +378,15 @@ def test_a_game_continues_from_a_position(client):
     assert game.logged_record() == ["A1"] and game.position().to_text().startswith("s......")
 
 
+def test_a_position_is_read_with_the_rules_asked_for(client):
+    corner = "Ss...../......./......./......./......./......./....... d TWtw"
+    standard = client.get("/p/", {"text": corner}).content.decode()
+    assert 'data-score="dark">2<' in standard and 'data-hand="dark"' in standard
+    simple = client.get("/p/", {"text": corner, "scoring": "simple", "special_stones": "off"})
+    html = simple.content.decode()
+    assert 'data-score="dark">0<' in html and "data-hand" not in html
+
+
 def test_bad_rules_for_a_position_say_which(client):
     response = client.get("/p/", {"text": MIDGAME, "scoring": "golf"})
     assert response.status_code == 400
@@ -516,6 +532,19 @@ def test_every_moment_has_a_picture_cached_by_its_etag(client):
     other = client.get(f"/g/{game.public_id}/image.png", {"ply": 3})
     assert other["ETag"] != etag and other.content != response.content
     assert client.get(f"/g/{game.public_id}/image.png", {"ply": 9}).status_code == 404
+
+
+def test_a_picture_marks_the_last_move_and_carries_its_caption(client):
+    def picture(moves, ply):
+        game = hotseat(client, moves)
+        return client.get(f"/g/{game.public_id}/image.png", {"ply": ply})
+
+    # The same stones, the last move on another square: another picture.
+    c3_last, d4_last = picture(["D4", "E4", "C3"], 3), picture(["C3", "E4", "D4"], 3)
+    assert c3_last["ETag"] != d4_last["ETag"] and c3_last.content != d4_last.content
+    # The same moment, "after move 2 of 4" and "after move 2 of 2": another caption.
+    looking_back, now = picture(OPENING, 2), picture(OPENING[:2], 2)
+    assert looking_back["ETag"] != now["ETag"] and looking_back.content != now.content
 
 
 def test_the_game_page_names_its_picture_for_link_previews(client):

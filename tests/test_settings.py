@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import runpy
 import subprocess
 import sys
 
@@ -139,3 +140,24 @@ def test_every_environment_variable_read_is_in_the_readme_table() -> None:
     table = set(re.findall(r"^\| `([A-Z_]+)` \|", readme, re.M))
     assert read - table == set(), "read by the settings but not in the README's table"
     assert table - read == set(), "in the README's table but read by nothing"
+
+
+@pytest.mark.parametrize(
+    ("given", "disabled"), [(None, True), ("", True), ("/run/maerstanas/gunicorn.ctl", False)]
+)
+def test_gunicorns_control_socket_is_off_unless_a_path_is_given(monkeypatch, given, disabled):
+    from gunicorn.config import Config
+
+    if given is None:
+        monkeypatch.delenv("GUNICORN_CONTROL_SOCKET", raising=False)
+    else:
+        monkeypatch.setenv("GUNICORN_CONTROL_SOCKET", given)
+    read = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    config = Config()
+    config.set("control_socket_disable", read["control_socket_disable"])
+    if read["control_socket"]:  # gunicorn's own default path stands for none given
+        config.set("control_socket", read["control_socket"])
+    assert config.control_socket_disable is disabled
+    assert read["control_socket"] == (given or "")
+    if not disabled:
+        assert config.control_socket == given

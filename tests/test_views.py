@@ -734,3 +734,84 @@ def test_the_creator_renews_a_leaked_invite_and_the_old_one_takes_no_seat(client
     assert "there is no invite to renew" in refused.content.decode()
     game.refresh_from_db()
     assert game.invite_version == 1
+
+
+# What the views share ----------------------------------------------------------------------
+
+
+def plain_request(method: str = "get", **headers: str):
+    """A request as a view sees it, with a session and htmx's reading of its headers."""
+    from django_htmx.middleware import HtmxDetails
+
+    request = getattr(RequestFactory(), method)("/", headers=headers)
+    request.session = SessionStore()
+    request.htmx = HtmxDetails(request)
+    return request
+
+
+def test_a_game_is_drawn_with_the_status_it_is_given():
+    from game.views.common import render_game
+
+    game, _ = play.create_game("hotseat", Rules())
+    response = render_game(plain_request(), game, status=409)
+    assert response.status_code == 409 and b'id="game"' in response.content
+
+
+def test_a_page_saying_a_client_asked_too_often_links_to_the_source(settings):
+    from game import limits
+    from game.views.common import too_many
+
+    settings.SOURCE_URL = "https://code.example.org/maerstanas"
+    response = too_many(plain_request(), limits.Exceeded(limits.DRAW, 12))
+    html = response.content.decode()
+    assert "at most 30 to draw every 60 s; try again in 12 s" in html
+    assert 'href="https://code.example.org/maerstanas">get the source</a>' in html
+
+
+@pytest.mark.parametrize(
+    ("text", "revision"),
+    [(None, 0), ("", 0), ("7", 7), ("999999999", 999999999), ("0000000007", 0), ("x", 0)],
+)
+def test_a_revision_sent_by_the_browser_is_read_up_to_nine_digits(text, revision):
+    from game.views.common import whole
+
+    assert whole(text) == revision
+
+
+@pytest.mark.parametrize(
+    ("text", "ply"), [("00002", 2), ("000002", None), ("", None), ("2.0", None), ("٣", None)]
+)
+def test_the_moment_a_review_began_is_read_up_to_five_digits(text, ply):
+    from game.views.common import seen
+
+    assert seen(RequestFactory().get("/", {"seen": text})) == ply
+
+
+def test_a_lesson_move_that_is_no_move_is_a_bad_request_but_htmx_gets_it_drawn(client):
+    plain = client.get("/learn/hinges/", {"move": "Z9"})
+    assert plain.status_code == 400
+    by_htmx = client.get("/learn/hinges/", {"move": "Z9"}, headers=HTMX)
+    assert by_htmx.status_code == 200  # htmx swaps only a success: the board says why
+    assert "<html" not in by_htmx.content.decode()
+
+
+def test_a_watchers_takeback_is_refused_with_a_way_back_to_the_game(client):
+    game = new_game(client)
+    post_move(client, game, "D4")
+    watcher = Client()
+    plain = watcher.post(f"/g/{game.public_id}/takeback")
+    assert plain.status_code == 403
+    assert f'href="/g/{game.public_id}/">Back to the game' in plain.content.decode()
+    by_htmx = watcher.post(f"/g/{game.public_id}/takeback", headers=HTMX)
+    assert by_htmx.status_code == 200 and "only its players" in by_htmx.content.decode()
+    game.refresh_from_db()
+    assert game.ply == 1
+
+
+def test_a_takeback_in_a_game_that_does_not_exist_says_so():
+    from django.http import Http404
+
+    from game.views.games import takeback
+
+    with pytest.raises(Http404, match="^there is no such game$"):
+        takeback(plain_request("post"), "nosuchgame00")

@@ -75,13 +75,16 @@ def editor(text: str, rules: Rules, page: str) -> Editor | None:
     squares, side, held = found.board, found.side, set(found.hand)
 
     def link(new_squares: str, new_side: str, new_held: set[str]) -> str:
-        new_text = write_position_text(new_squares, new_side, "".join(new_held))
+        # The hand is read letter by letter: what joins the letters does not matter.
+        hand = "".join(new_held)  # pragma: no mutate
+        new_text = write_position_text(new_squares, new_side, hand)
         return f"{page}?{query_of(new_text, rules)}"
 
     cells = []
     for index, square in enumerate(SQUARES):
         char = squares[index]
-        following = CYCLE[(CYCLE.index(char) + 1) % len(CYCLE)]
+        # Each character is once in CYCLE: its first place is its last.
+        following = CYCLE[(CYCLE.index(char) + 1) % len(CYCLE)]  # pragma: no mutate
         color = "" if char == "." else COLORS[char.islower()].value
         kind = _STONES.get(char.upper(), "")
         state = f"{color} {_STONES[char.upper()]}" if color else "empty"

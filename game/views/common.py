@@ -130,7 +130,8 @@ def moment(request: HttpRequest, game: Game) -> int | None:
 
 def seen(request: HttpRequest) -> int | None:
     """The game's ply when a page looking back began to (``?seen=``)."""
-    text = request.GET.get("seen", "")
+    # Any text that is not digits reads as no moment: the default need only be one.
+    text = request.GET.get("seen", "")  # pragma: no mutate
     return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
 
 
