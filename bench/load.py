@@ -5,6 +5,9 @@ serves the site as ``make run`` does (gunicorn with gunicorn.conf.py's defaults,
 production settings, the computer's worker beside it; SQLite in a temp dir, or a
 scratch PostgreSQL database beside ``--database-url``, dropped after) and then:
 
+- gives every player an address of their own (10.0.0.1 on, sent as the trusted
+  proxy's ``X-Forwarded-For``: the site's limits count each client, its open
+  streams among them, so thousands of players are not one);
 - sets up the games through the API (``POST /api/games``, then the friend's
   ``POST /api/games/<id>/join`` with the invite link), before anything is measured;
 - opens both players' streams (``GET /g/<id>/live``, server-sent events), a few
@@ -39,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import json
 import math
 import os
@@ -312,7 +316,7 @@ class Stream(HttpProtocol):
 
     def open(self, address: Address) -> None:
         assert self.transport is not None
-        headers = {"Accept": "text/event-stream"}
+        headers = {"Accept": "text/event-stream", "X-Forwarded-For": self.game.players[self.side]}
         if self.revision:
             headers["Last-Event-ID"] = str(self.revision)
         path = f"/g/{self.game.id}/live?revision={self.revision}"
@@ -360,6 +364,9 @@ class Game:
     run: Run
     streams_at: Address  # the server that holds both streams
     moves_at: Pool  # the server moves are made through
+    # Each player's address, as the trusted proxy would forward it: the site counts
+    # its limits (streams open at once, among them) per client, and players are many.
+    players: tuple[str, str] = ("127.0.0.1", "127.0.0.1")
     turn: str = "dark"
     ply: int = 0
     legal: list[str] = field(default_factory=lambda: FIRST_MOVES)
@@ -399,7 +406,10 @@ class Game:
             "POST",
             f"/api/games/{self.id}/moves",
             {"move": choice, "ply": self.ply},
-            {"Authorization": f"Bearer {self.tokens[self.turn]}"},
+            {
+                "Authorization": f"Bearer {self.tokens[self.turn]}",
+                "X-Forwarded-For": self.players[self.turn != "dark"],
+            },
         )
         if reply.status != 200:
             raise LoadError(f"move answered {reply.status}")
@@ -428,6 +438,7 @@ class Run:
         self.pools = [Pool(address) for address in self.addresses]
         self.rng = random.Random(seed)
         self.games: list[Game] = []
+        self.players_seen = 0
         self.moves: list[Move] = []
         self.healthz: list[float] = []
         self.loop_lag: list[float] = []
@@ -457,14 +468,21 @@ class Run:
         """A friend game set up through the API, both seats taken, streams not yet open."""
         home = index % len(self.pools)
         pool = self.pools[home]
+        players = (self.new_player(), self.new_player())
         created = await pool.request(
-            "POST", "/api/games", {"mode": "friend", "color": "dark", "rules": RULES_JSON}
+            "POST",
+            "/api/games",
+            {"mode": "friend", "color": "dark", "rules": RULES_JSON},
+            {"X-Forwarded-For": players[0]},
         )
         if created.status != 201:
             raise LoadError(f"create answered {created.status}")
         game = created.json()
         joined = await pool.request(
-            "POST", f"/api/games/{game['id']}/join", {"invite": game["invite_url"]}
+            "POST",
+            f"/api/games/{game['id']}/join",
+            {"invite": game["invite_url"]},
+            {"X-Forwarded-For": players[1]},
         )
         if joined.status != 200:
             raise LoadError(f"join answered {joined.status}")
@@ -475,7 +493,13 @@ class Run:
             self,
             streams_at=self.addresses[home],
             moves_at=self.pools[other],
+            players=players,
         )
+
+    def new_player(self) -> str:
+        """The address of a player not seen before (10.0.0.1, 10.0.0.2, …)."""
+        self.players_seen += 1
+        return str(ipaddress.IPv4Address("10.0.0.0") + self.players_seen)
 
     async def set_up(self, count: int) -> None:
         """Create ``count`` games, then open their streams, a bounded number at a time."""
@@ -738,7 +762,13 @@ def raise_file_limit() -> None:
 
 def run_one(args: argparse.Namespace, games: int) -> Result:
     with tempfile.TemporaryDirectory() as tmp, scratch_database(args.database_url) as url:
-        env = site_env(Path(tmp), url)
+        # Behind a proxy, as the site is served: each player's forwarded address counts.
+        env = site_env(
+            Path(tmp),
+            url,
+            DJANGO_BEHIND_PROXY="1",
+            GUNICORN_WORKER_CONNECTIONS=str(args.connections),
+        )
         prepare(env)
         servers = [Server(env, workers=args.workers) for _ in range(args.servers)]
         worker = Worker(env)
@@ -771,7 +801,8 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
     database = "PostgreSQL" if args.database_url else "SQLite"
     workers = args.workers or f"{os.cpu_count() or 1}+1"
     print(
-        f"\n{database}, {args.servers} server(s) x {workers} workers, "
+        f"\n{database}, {args.servers} server(s) x {workers} workers "
+        f"(of {args.connections:,} connections each), "
         f"{args.seconds:.0f} s measured, a move per game every ~{MOVE_SECONDS:.0f} s; "
         f"times in ms, CPU in cores (of {os.cpu_count()})"
     )
@@ -825,6 +856,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", default=None, help="PostgreSQL; default: SQLite")
     parser.add_argument("--servers", type=int, default=1, help="gunicorns sharing the database")
     parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
+    # gunicorn.conf.py's 1,000 connections a worker hold 1,500 games' streams over three
+    # workers: the operator of a bigger site raises it, and the open-file limit with it.
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=5000,
+        help="GUNICORN_WORKER_CONNECTIONS, each worker's connections at most",
+    )
     args = parser.parse_args(argv)
     raise_file_limit()
     results = []

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import F
 from django.dispatch import receiver
 from django_tasks import task
-from django_tasks.base import TASK_MIN_PRIORITY, Task
+from django_tasks.base import TASK_MIN_PRIORITY, Task, TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from game import hooks, limits, play
@@ -93,13 +93,16 @@ def hint(public_id: str, ply: int, client: str = "") -> str:
 
 def recover() -> int:
     """Enqueue again the thinking a stopped worker may have left undone: every reply,
-    hint and analysis still due. Return how many tasks were enqueued.
+    hint and analysis still due and not already waiting in the queue. Return how many
+    tasks were enqueued.
 
     A worker that was killed while it thought leaves its task marked as running,
     and nothing runs it again. Whatever is still due is enqueued again here; if it
     was in fact still being thought out by another worker, the second result finds
-    the game moved on and changes nothing.
+    the game moved on and changes nothing. A task still waiting is left where the
+    fair queue put it: enqueued again, at the front, it would jump its client's turn.
     """
+    queued, analysing = _queued()
     active = Game.objects.filter(status=Game.Status.ACTIVE)
     # The computer's seats of the games it is to move in: the side to move is its.
     replies = list(
@@ -115,10 +118,16 @@ def recover() -> int:
         .values_list("game__public_id", "game__ply")
         .order_by("game__pk")
     )
-    hints = active.filter(hint="", hint_ply=F("ply")).values_list("public_id", "ply")
+    replies = [due for due in replies if (reply.module_path, *due) not in queued]
+    hints = [
+        due
+        for due in active.filter(hint="", hint_ply=F("ply")).values_list("public_id", "ply")
+        if (hint.module_path, *due) not in queued
+    ]
     waiting: dict[str, list[str]] = {}
     for kind, key in Analysis.objects.filter(dark_win=None).values_list("kind", "key"):
-        waiting.setdefault(kind, []).append(key)
+        if (kind, key) not in analysing:
+            waiting.setdefault(kind, []).append(key)
     for public_id, ply in replies:
         reply.enqueue(public_id, ply)
     for public_id, ply in hints:
@@ -130,6 +139,25 @@ def recover() -> int:
             analyse.enqueue(chunk, GAME_ANALYSIS_SECONDS, kind)
             chunks += 1
     return len(replies) + len(hints) + chunks
+
+
+def _queued() -> tuple[set[tuple[str, str, int]], set[tuple[str, str]]]:
+    """What waits in the queue: the replies and hints as (task, game, ply), and the
+    positions of the analyses as (kind, key)."""
+    tasks: set[tuple[str, str, int]] = set()
+    positions: set[tuple[str, str]] = set()
+    waiting = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY,
+        task_path__in=[reply.module_path, hint.module_path, analyse.module_path],
+    )
+    for path, arguments in waiting.values_list("task_path", "args_kwargs"):
+        args = arguments["args"]
+        if path == analyse.module_path:
+            keys, _seconds, kind = args
+            positions.update((kind, key) for key in keys)
+        else:
+            tasks.add((path, *args))
+    return tasks, positions
 
 
 # Analysis -----------------------------------------------------------------------------------

@@ -56,7 +56,12 @@ def test_the_load_reports_verdict_names_only_the_sizes_measured_so_far(capsys):
         )
 
     args = argparse.Namespace(
-        games=[500, 1000, 3000], database_url=None, workers=None, servers=1, seconds=10.0
+        games=[500, 1000, 3000],
+        database_url=None,
+        workers=None,
+        servers=1,
+        seconds=10.0,
+        connections=5000,
     )
     load.report([result(500, 20.0)], args)
     said = capsys.readouterr().out

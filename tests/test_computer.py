@@ -248,6 +248,39 @@ def test_recover_enqueues_the_replies_and_hints_still_due(django_capture_on_comm
     assert waiting.public_id not in json.dumps(queued("reply"))
 
 
+def test_recover_leaves_what_still_waits_in_the_queue_where_it_is(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        waiting, tokens = against_computer("dark")
+        play.make_move(waiting.public_id, tokens, "D4", 0)  # its reply waits, queued fairly
+        hinted, hinted_tokens = play.create_game("hotseat", Rules())
+        play.ask_hint(hinted.public_id, hinted_tokens)
+    lost, lost_tokens = against_computer("dark")
+    play.make_move(lost.public_id, lost_tokens, "D4", 0)  # its reply was never enqueued
+    running, running_tokens = against_computer("dark")
+    with django_capture_on_commit_callbacks(execute=True):
+        play.make_move(running.public_id, running_tokens, "D4", 0)
+    # A killed worker's task stays "running" for ever: it is enqueued again.
+    DBTaskResult.objects.filter(args_kwargs__args=[running.public_id, 1]).update(status="RUNNING")
+    # A task for a ply already played (the game moved on) does not stand for this one.
+    computer.reply.enqueue(lost.public_id, 0)
+    Analysis.objects.bulk_create([Analysis(key="Ssw queued"), Analysis(key="Ssw lost")])
+    computer.analyse.enqueue(["Ssw queued"], computer.ANALYSIS_SECONDS, DEFAULT.name)
+    before = DBTaskResult.objects.count()
+
+    assert computer.recover() == 3
+    assert DBTaskResult.objects.count() == before + 3
+    replies = queued("reply")
+    assert replies.count([waiting.public_id, 1]) == 1
+    assert replies.count([lost.public_id, 1]) == 1
+    assert replies.count([running.public_id, 1]) == 1
+    assert queued("hint") == [[hinted.public_id, 0]]
+    chunks = [chunk for chunk, *_ in queued("analyse")]
+    assert sorted(chunks) == [["Ssw lost"], ["Ssw queued"]]
+    assert computer.recover() == 0  # everything due now waits in the queue
+
+
 def test_the_worker_looks_for_work_five_times_a_second():
     from game.management.commands.worker import Command
 
@@ -428,9 +461,10 @@ def test_the_queue_takes_every_clients_first_task_before_anyones_second(
     assert priorities == [-11, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 0]
     keys = {row.args_kwargs["kwargs"]["client"] for row in DBTaskResult.objects.ready()}
     assert len(keys) == 2 and "203.0.113.5" not in str(keys)  # the queue keeps no address
-    # Work nobody's request set going (a recovery) waits behind nobody's.
-    computer.recover()
-    assert DBTaskResult.objects.ready().filter(priority=0).count() > 2
+    # A worker starting (a recovery) leaves the waiting tasks in their places: enqueued
+    # again at nobody's priority, 0, the dozen would go before the newcomer's.
+    assert computer.recover() == 0
+    assert DBTaskResult.objects.ready().filter(priority=0).count() == 2
 
 
 def test_hints_count_against_a_clients_allowance(client):
