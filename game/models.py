@@ -12,9 +12,11 @@ import secrets
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 
+from django.conf import settings
 from django.db import connections, models, router
 from django.db.models import Q
 from django.db.models.signals import post_save, pre_save
+from django.utils.crypto import salted_hmac
 
 from game import hooks
 from game.grid import Color
@@ -36,6 +38,14 @@ def new_seat_token() -> str:
 def hash_token(token: str) -> str:
     """The stored form of a seat token."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def account_token(user_id: int, public_id: str, color: str) -> str:
+    """The seat token an account holds a seat by, on any device it logs in on: derived
+    from the site's secret, so it is never stored, and worth nothing once the seat is
+    no longer the account's."""
+    message = f"{user_id}:{public_id}:{color}"
+    return "a-" + salted_hmac("game.models.account_token", message, algorithm="sha256").hexdigest()
 
 
 class GameManager(models.Manager["Game"]):
@@ -324,9 +334,16 @@ class Game(models.Model):
         return seat.token_hash if seat else ""
 
     def holds_seat(self, color: Color | str, token: str | None) -> bool:
-        """True if ``token`` is the secret of ``color``'s seat."""
-        stored = self.seat_hash(color)
-        return bool(token and stored) and secrets.compare_digest(stored, hash_token(token))
+        """True if ``token`` is the secret of ``color``'s seat, or the token of the
+        account that holds it (``account_token``)."""
+        seat = self.seat(color)
+        if not token or seat is None or not seat.token_hash:
+            return False
+        if seat.user_id is not None and token.startswith("a-"):
+            own = account_token(seat.user_id, self.public_id, seat.color)
+            if secrets.compare_digest(own, token):
+                return True
+        return secrets.compare_digest(seat.token_hash, hash_token(token))
 
     def level_of(self, color: Color | str) -> str:
         """The computer level holding ``color``'s seat, or "" for a person or nobody."""
@@ -452,6 +469,15 @@ class Seat(models.Model):
     color = models.CharField(max_length=5, choices=[(c.value, c.value) for c in Color])
     token_hash = models.CharField(max_length=64, blank=True, help_text="hash of the seat token")
     level = models.CharField(max_length=16, blank=True, help_text="the computer's level")
+    # The account of the person holding the seat, if they have one: a deleted account
+    # leaves its games, their seats held by nobody's account.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
 
     objects = SeatManager()
 
@@ -516,7 +542,9 @@ class BrowserGame(models.Model):
     (``game.seats``); the list is kept here, so it is not capped by a cookie's size.
     """
 
-    browser = models.CharField(max_length=32, help_text="the browser's random id")
+    browser = models.CharField(
+        max_length=32, help_text="the browser's random id, or account:<id> for an account's"
+    )
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="browsers")
     colors = models.CharField(max_length=10, blank=True, help_text="the seats it holds")
     created = models.DateTimeField(auto_now_add=True)

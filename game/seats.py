@@ -1,5 +1,9 @@
 """The seats a browser holds, kept in its session (a signed, HttpOnly cookie), and
-the list of its games ("My games"), kept on the server under the browser's id."""
+the list of its games ("My games"), kept on the server under the browser's id.
+
+A player with an account (``players``) holds its seats on any device: logging in
+makes the browser's seats and games the account's (``claim``), a seat taken while
+logged in is the account's at once, and the list is kept under the account."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from django.db import transaction
 from django.db.models import Case, When
 from django.http import HttpRequest
 
-from game.models import BrowserGame, Game
+from game.models import BrowserGame, Game, Seat, account_token, hash_token
 
 SESSION_KEY = "seats"
 # The session is a cookie: keep the most recent games' seats so it stays small.
@@ -21,10 +25,29 @@ BROWSER_KEY = "browser"
 
 
 def tokens_for(request: HttpRequest, public_id: str) -> dict[str, str]:
-    """This browser's seat tokens for a game, by colour (empty for a watcher)."""
+    """This browser's seat tokens for a game, by colour (empty for a watcher), and
+    those of the seats its logged-in player's account holds."""
     seats = request.session.get(SESSION_KEY, {})
     held = seats.get(public_id)
-    return dict(held) if isinstance(held, dict) else {}
+    tokens = dict(held) if isinstance(held, dict) else {}
+    user = _user(request)
+    if user is not None:
+        mine = Seat.objects.filter(game__public_id=public_id, user=user).values_list("color")
+        for (color,) in mine:
+            tokens.setdefault(color, account_token(user.pk, public_id, color))
+    return tokens
+
+
+def _user(request: HttpRequest):
+    """The request's logged-in user, or None for a guest."""
+    user = getattr(request, "user", None)
+    return user if user is not None and user.is_authenticated else None
+
+
+def owner_key(request: HttpRequest, create: bool = False) -> str:
+    """The key "My games" is kept under: the account's, or else the browser's id."""
+    user = _user(request)
+    return f"account:{user.pk}" if user is not None else browser_id(request, create)
 
 
 def browser_id(request: HttpRequest, create: bool = False) -> str:
@@ -53,14 +76,48 @@ def remember(request: HttpRequest, public_id: str, tokens: dict[str, str]) -> No
     game = Game.objects.filter(public_id=public_id).only("pk").first()
     if game is not None:
         with transaction.atomic():
-            entry, _ = BrowserGame.objects.get_or_create(
-                browser=browser_id(request, create=True), game=game
-            )
-            colors = sorted(set(entry.colors.split()) | set(held))
-            if " ".join(colors) != entry.colors:
-                entry.colors = " ".join(colors)
-                # Its other fields never change once it is made: saving them too writes the same.
-                entry.save(update_fields=["colors"])  # pragma: no mutate
+            _list(owner_key(request, create=True), game, held)
+            user = _user(request)
+            if user is not None:
+                for color, token in tokens.items():
+                    _take(user, Seat.objects.filter(game=game, color=color), token)
+
+
+def _list(owner: str, game: Game, colors) -> None:
+    """Put ``game`` in ``owner``'s list of games, with the seats ``colors`` it holds."""
+    entry, _ = BrowserGame.objects.get_or_create(browser=owner, game=game)
+    merged = sorted(set(entry.colors.split()) | set(colors))
+    if " ".join(merged) != entry.colors:
+        entry.colors = " ".join(merged)
+        # Its other fields never change once it is made: saving them too writes the same.
+        entry.save(update_fields=["colors"])  # pragma: no mutate
+
+
+def _take(user, seats, token: str) -> int:
+    """Make the seats among ``seats`` that ``token`` holds, and no account holds yet,
+    ``user``'s; how many."""
+    return seats.filter(token_hash=hash_token(token), user=None).update(user=user)
+
+
+def claim(request: HttpRequest, user) -> int:
+    """Make this browser's seats and games ``user``'s, as its player logs in: the
+    seats its session holds, and its list of games. Return how many seats it took;
+    a seat another account holds stays that account's."""
+    taken = 0
+    with transaction.atomic():
+        for public_id, held in dict(request.session.get(SESSION_KEY, {})).items():
+            if not isinstance(held, dict):
+                continue
+            for color, token in held.items():
+                if isinstance(token, str):
+                    seats = Seat.objects.filter(game__public_id=public_id, color=color)
+                    taken += _take(user, seats, token)
+        browser = browser_id(request)
+        if browser:
+            account = f"account:{user.pk}"
+            for entry in BrowserGame.objects.filter(browser=browser).select_related("game"):
+                _list(account, entry.game, entry.colors.split())
+    return taken
 
 
 # "My games" shows this many a page: a list of thousands cost most of a second.
@@ -70,9 +127,9 @@ GAMES_PER_PAGE = 50
 def my_games(request: HttpRequest, number: int | str | None = 1) -> Page:
     """One page of this browser's games, each with its game: those going on first,
     then the finished, newest first within each. A page out of range is the last."""
-    browser = browser_id(request) or "-"  # no id: a list of nothing
+    owner = owner_key(request) or "-"  # no id: a list of nothing
     entries = (
-        BrowserGame.objects.filter(browser=browser)
+        BrowserGame.objects.filter(browser=owner)
         .select_related("game")
         .prefetch_related("game__seats")
         .annotate(over=Case(When(game__status__in=Game.GOING_ON, then=0), default=1))

@@ -1,8 +1,9 @@
-"""The site's URLs: everything lives in the game app."""
+"""The site's URLs: the game app's, and the accounts' (django-allauth's own)."""
 
 from django.urls import include, path
 
 urlpatterns = [
+    path("accounts/", include("allauth.urls")),
     path("", include("game.urls")),
 ]
 

@@ -634,6 +634,49 @@ def test_the_board_s_labels_and_marks_stand_out_from_the_wood(site, new_page, sc
     assert ratios["label"] >= 4.5 and ratios["last"] >= 3 and ratios["cleared"] >= 3, ratios
 
 
+# Accounts ----------------------------------------------------------------------------------
+
+PASSWORD = "hinge-and-thunder-42"
+
+
+def sign_up(page, site: Server, username: str) -> None:
+    page.goto(f"{site.url}/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("[data-form=signup] button[type=submit]")
+    page.wait_for_selector(f'[data-username="{username}"]')
+
+
+def test_a_guests_game_follows_the_account_to_a_phone(site, new_page):
+    """A guest plays, signs up, and on a phone logs in: the game is in My games there,
+    and the phone plays the next move in it, with no seat link."""
+    desk = new_page()
+    game_id = start_game(desk, site)
+    click_move(desk, "D4")
+    sign_up(desk, site, "Wulfgar")
+    assert desk.locator(f'[data-game="{game_id}"]').count() == 1
+    phone = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    phone.goto(f"{site.url}/accounts/login/")
+    phone.fill("#id_login", "wulfgar")
+    phone.fill("#id_password", PASSWORD)
+    phone.click("[data-form=login] button[type=submit]")
+    phone.wait_for_selector('[data-username="Wulfgar"]')
+    phone.goto(f"{site.url}/games/")
+    phone.click(f'[data-game="{game_id}"] a')
+    phone.wait_for_selector('#game[data-ply="1"]')
+    phone.tap('[data-square="E4"] button')
+    phone.tap('[data-square="E4"] button')
+    phone.wait_for_selector('#game[data-ply="2"]')
+    assert api(site, game_id)["record"][:2] == ["D4", "E4"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=ARTIFACTS / "account-phone.png", full_page=True)
+    phone.click(".account-nav button")
+    phone.wait_for_selector(".account-nav a[href='/accounts/login/']")
+    phone.goto(f"{site.url}/g/{game_id}/")
+    assert phone.locator('[data-square="F4"] button').count() == 0  # a watcher now
+
+
 # Learning ----------------------------------------------------------------------------------
 
 
@@ -744,6 +787,7 @@ def test_every_page_passes_axe(site, new_page, scheme):
     paths = ["/about/", "/games/", "/import/", "/p/", "/p/?text=nonsense", "/g/nope/"]
     paths += ["/learn/", "/learn/thunder/", "/learn/hinges/?move=A1", "/learn/scoring/?move=B1"]
     paths += ["/learn/fourth-hinge/?move=E4"]
+    paths += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
     for path in paths:
         page.goto(f"{site.url}{path}")
         check(path)
@@ -755,4 +799,12 @@ def test_every_page_passes_axe(site, new_page, scheme):
     page.click("[data-import]")
     page.wait_for_selector("[data-analyse-whole]")
     check("imported game")
+    page.goto(f"{site.url}/accounts/signup/")
+    page.fill("#id_username", "ab")
+    page.click("[data-form=signup] button[type=submit]")
+    check("sign-up refused")
+    sign_up(page, site, f"axe_{scheme}")
+    check("logged in: my games")
+    page.goto(f"{site.url}/accounts/logout/")
+    check("log out")
     assert {name: found for name, found in found.items() if found} == {}

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    """Optional accounts: names, and the games that follow a player to any device."""
+
+    name = "players"
+    verbose_name = "Players"
+
+    def ready(self) -> None:
+        from players import signals  # noqa: F401  (connects the receivers)

@@ -1,0 +1,209 @@
+"""Optional accounts (django-allauth): signing up, logging in and out, the names a
+player may take, and the games that become the account's and follow it to any
+device. Nobody has to sign up to play."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client
+
+from game.models import BrowserGame, Game, Seat, account_token
+from players.names import is_reserved
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "hinge-and-thunder-42"
+
+
+def sign_up(client: Client, username: str, email: str = "", password: str = PASSWORD):
+    return client.post(
+        "/accounts/signup/",
+        {"username": username, "email": email, "password1": password, "password2": password},
+    )
+
+
+def log_in(client: Client, login: str, password: str = PASSWORD):
+    return client.post("/accounts/login/", {"login": login, "password": password})
+
+
+def new_hotseat(client: Client) -> Game:
+    response = client.post("/", {"mode": "hotseat", "scoring": "standard"})
+    assert response.status_code == 303, response.content
+    return Game.objects.get(public_id=response["Location"].split("/")[2])
+
+
+def field_names(html: str, form: str) -> set[str]:
+    found = BeautifulSoup(html, "html.parser").select_one(f'form[data-form="{form}"]')
+    return {field["name"] for field in found.select("input[name]")}
+
+
+def test_the_signup_and_login_forms_have_allauths_field_names(client):
+    signup = client.get("/accounts/signup/")
+    assert signup.status_code == 200
+    assert {"username", "email", "password1", "password2"} <= field_names(
+        signup.content.decode(), "signup"
+    )
+    login = client.get("/accounts/login/")
+    assert {"login", "password"} <= field_names(login.content.decode(), "login")
+    assert "You never need one to play" in login.content.decode()
+
+
+def test_signing_up_makes_the_account_and_logs_it_in(client):
+    response = sign_up(client, "Aelfwine")
+    assert response.status_code == 302 and response["Location"] == "/games/"
+    user = get_user_model().objects.get()
+    assert user.username == "Aelfwine" and user.email == ""
+    page = client.get("/").content.decode()
+    assert 'data-username="Aelfwine"' in page
+    assert "Log in" not in page.split("</header>")[0]
+
+
+def test_an_address_given_is_sent_a_verification_mail(client):
+    sign_up(client, "Hild", email="hild@example.org")
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["hild@example.org"]
+    assert "/accounts/confirm-email/" in mail.outbox[0].body
+
+
+@pytest.mark.parametrize(
+    ("username", "says"),
+    [
+        ("ab", "at least 3 characters"),
+        ("a" * 21, "3 to 20 letters"),
+        ("with space", "3 to 20 letters"),
+        ("Ælfric", "3 to 20 letters"),
+        ("<script>", "3 to 20 letters"),
+        ("admin", "a name the site uses itself"),
+        ("WITA", "a name the site uses itself"),
+        ("Thegn", "a name the site uses itself"),
+        ("tegn", "a name the site uses itself"),
+        ("Ealdormann", "a name the site uses itself"),
+        ("computer", "a name the site uses itself"),
+    ],
+)
+def test_a_name_the_rules_refuse_makes_no_account(client, username, says):
+    response = sign_up(client, username)
+    assert response.status_code == 200
+    assert says in response.content.decode()
+    assert not get_user_model().objects.exists()
+
+
+def test_names_are_unique_ignoring_case(client):
+    sign_up(client, "Eadric")
+    other = Client()
+    response = sign_up(other, "eADRIC")
+    assert response.status_code == 200
+    assert "already" in response.content.decode()
+    assert get_user_model().objects.count() == 1
+
+
+def test_a_weak_password_is_refused_by_djangos_validators(client):
+    response = sign_up(client, "Osric", password="12345678")
+    assert response.status_code == 200
+    assert "too common" in response.content.decode()
+    assert not get_user_model().objects.exists()
+
+
+def test_the_reserved_names_include_every_level_by_id_and_name():
+    assert is_reserved("cild") and is_reserved("CEORL") and is_reserved("Þegn")
+    assert is_reserved("ealdor") and is_reserved("Wita") and is_reserved("api")
+    assert not is_reserved("Wulfstan")
+
+
+@pytest.mark.parametrize("login", ["Godric", "godric@example.org", "GODRIC"])
+def test_one_logs_in_by_username_or_email(login):
+    sign_up(Client(), "Godric", email="godric@example.org")
+    client = Client()
+    response = log_in(client, login)
+    assert response.status_code == 302, response.content
+    assert 'data-username="Godric"' in client.get("/").content.decode()
+
+
+def test_a_wrong_password_logs_nobody_in(client):
+    sign_up(Client(), "Godric")
+    response = log_in(client, "Godric", password="not-the-password")
+    assert response.status_code == 200
+    assert "not correct" in response.content.decode()
+    assert "data-username" not in client.get("/").content.decode()
+
+
+def test_logging_out_takes_a_post_and_a_get_only_asks(client):
+    sign_up(client, "Leofric")
+    asked = client.get("/accounts/logout/")
+    assert asked.status_code == 200 and 'data-username="Leofric"' in asked.content.decode()
+    assert 'data-username="Leofric"' in client.get("/").content.decode()  # still in
+    out = client.post("/accounts/logout/")
+    assert out.status_code == 302
+    assert "data-username" not in client.get("/").content.decode()
+
+
+def test_logging_in_makes_this_browsers_games_the_accounts(client):
+    game = new_hotseat(client)
+    assert not Seat.objects.filter(user__isnull=False).exists()
+    sign_up(client, "Wulfstan")
+    user = get_user_model().objects.get()
+    assert sorted(game.seats.filter(user=user).values_list("color", flat=True)) == [
+        "dark",
+        "light",
+    ]
+    assert BrowserGame.objects.filter(browser=f"account:{user.pk}", game=game).exists()
+
+
+def test_a_seat_taken_while_logged_in_is_the_accounts_at_once(client):
+    sign_up(client, "Eadgyth")
+    game = new_hotseat(client)
+    user = get_user_model().objects.get()
+    assert game.seats.filter(user=user).count() == 2
+    page = client.get("/games/").content.decode()
+    assert f'data-game="{game.public_id}"' in page
+
+
+def test_the_accounts_games_follow_it_to_another_device(client):
+    game = new_hotseat(client)
+    sign_up(client, "Cyneburh")
+    elsewhere = Client()
+    assert f'data-game="{game.public_id}"' not in elsewhere.get("/games/").content.decode()
+    log_in(elsewhere, "Cyneburh")
+    assert f'data-game="{game.public_id}"' in elsewhere.get("/games/").content.decode()
+    # …and its seats too: the other device plays in the game with no seat link.
+    response = elsewhere.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert game.ply == 1
+
+
+def test_another_account_cannot_play_or_take_the_accounts_seats(client):
+    game = new_hotseat(client)
+    sign_up(client, "Cyneburh")
+    other = Client()
+    sign_up(other, "Sigeric")
+    response = other.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
+    assert response.status_code == 403
+    game.refresh_from_db()
+    assert game.ply == 0
+    owner = get_user_model().objects.get(username="Cyneburh")
+    assert game.seats.filter(user=owner).count() == 2
+
+
+def test_an_account_token_holds_only_the_accounts_own_seat(client):
+    game = new_hotseat(client)
+    sign_up(client, "Beornwulf")
+    user = get_user_model().objects.get()
+    game = Game.objects.get(pk=game.pk)
+    token = account_token(user.pk, game.public_id, "dark")
+    assert game.holds_seat("dark", token)
+    assert not game.holds_seat("light", token)
+    assert not game.holds_seat("dark", account_token(user.pk + 1, game.public_id, "dark"))
+    assert not game.holds_seat("dark", account_token(user.pk, "elsewhere", "dark"))
+    Seat.objects.filter(game=game).update(user=None)  # the account is no longer its
+    assert not Game.objects.get(pk=game.pk).holds_seat("dark", token)
+
+
+def test_a_deleted_account_leaves_its_games_held_by_nobodys_account(client):
+    game = new_hotseat(client)
+    sign_up(client, "Eorpwald")
+    get_user_model().objects.get().delete()
+    assert game.seats.count() == 2 and not game.seats.filter(user__isnull=False).exists()
