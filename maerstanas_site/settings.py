@@ -239,6 +239,9 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
+# The session is the site's year-long cookie, which holds a guest's seats too: a login
+# keeps it so, rather than ending it with the browser.
+ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_ADAPTER = "players.adapter.AccountAdapter"
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_USERNAME_VALIDATORS = "players.names.VALIDATORS"

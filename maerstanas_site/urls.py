@@ -3,6 +3,7 @@
 from django.urls import include, path
 
 urlpatterns = [
+    path("accounts/", include("players.urls")),
     path("accounts/", include("allauth.urls")),
     path("", include("game.urls")),
 ]

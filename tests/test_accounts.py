@@ -207,3 +207,51 @@ def test_a_deleted_account_leaves_its_games_held_by_nobodys_account(client):
     sign_up(client, "Eorpwald")
     get_user_model().objects.get().delete()
     assert game.seats.count() == 2 and not game.seats.filter(user__isnull=False).exists()
+
+
+def test_the_account_settings_need_a_login_and_link_every_setting(client):
+    assert client.get("/accounts/settings/")["Location"].startswith("/accounts/login/")
+    sign_up(client, "Aldhelm")
+    page = client.get("/accounts/settings/").content.decode()
+    for path in ["/games/", "/accounts/password/change/", "/accounts/email/", "/accounts/delete/"]:
+        assert f'href="{path}"' in page
+    assert client.get("/accounts/password/change/").status_code == 200
+    assert client.get("/accounts/email/").status_code == 200
+
+
+def test_deleting_an_account_takes_its_password_and_leaves_its_games(client):
+    game = new_hotseat(client)
+    sign_up(client, "Eorpwald", email="eorp@example.org")
+    user = get_user_model().objects.get()
+    refused = client.post("/accounts/delete/", {"password": "not-it"})
+    assert refused.status_code == 400
+    assert "That is not your password." in refused.content.decode()
+    assert get_user_model().objects.filter(pk=user.pk).exists()
+    assert client.get("/accounts/delete/").status_code == 200
+
+    response = client.post("/accounts/delete/", {"password": PASSWORD})
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert not get_user_model().objects.exists()
+    assert not BrowserGame.objects.filter(browser__startswith="account:").exists()
+    from allauth.account.models import EmailAddress
+
+    assert not EmailAddress.objects.exists()
+    assert game.seats.count() == 2 and not game.seats.filter(user__isnull=False).exists()
+    page = client.get("/").content.decode()
+    assert "data-username" not in page and "Your account is deleted" in page
+    assert client.get(f"/g/{game.public_id}/").status_code == 200
+
+
+def test_deleting_takes_a_post_and_a_login(client):
+    sign_up(Client(), "Eorpwald")
+    response = client.post("/accounts/delete/", {"password": PASSWORD})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert get_user_model().objects.count() == 1
+
+
+def test_a_login_keeps_the_sites_year_long_session(client):
+    sign_up(Client(), "Oswy")
+    response = log_in(client, "Oswy")
+    cookie = response.cookies["sessionid"]
+    assert cookie["max-age"] == 60 * 60 * 24 * 365
+    assert 'name="remember"' not in client.get("/accounts/login/").content.decode()

@@ -805,6 +805,9 @@ def test_every_page_passes_axe(site, new_page, scheme):
     check("sign-up refused")
     sign_up(page, site, f"axe_{scheme}")
     check("logged in: my games")
+    for path in ["settings", "password/change", "email", "delete"]:
+        page.goto(f"{site.url}/accounts/{path}/")
+        check(path)
     page.goto(f"{site.url}/accounts/logout/")
     check("log out")
     assert {name: found for name, found in found.items() if found} == {}
