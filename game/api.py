@@ -104,12 +104,21 @@ def state(game: Game) -> dict[str, Any]:
         if game.is_over
         else [str(m) for m in game.position(history=False).legal_moves()]  # pragma: no mutate
     )
-    return {
+    players = game.players
+    people = game.people()
+    for color, person in people.items():
+        players[color] |= {
+            "name": person["name"],
+            "username": person["username"],
+            "rating": None if person["rating"] is None else round(person["rating"], 1),
+        }
+    body = {
         "id": game.public_id,
         "game": game.kind,
         "rules": game.rules.to_mapping(),
         "mode": game.mode,
-        "players": game.players,
+        "rated": game.rated,
+        "players": players,
         "status": "finished" if game.is_over else game.status,
         "record": game.logged_record(),
         "ply": game.ply,
@@ -122,6 +131,10 @@ def state(game: Game) -> dict[str, Any]:
         "position": game.position_text,
         "legal": legal,
     }
+    changes = {color: person["change"] for color, person in people.items() if "change" in person}
+    if changes:
+        body["rating_change"] = {color: round(change, 1) for color, change in changes.items()}
+    return body
 
 
 def _game(game_id: str) -> Game:

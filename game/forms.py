@@ -119,9 +119,11 @@ class ContinueForm(SeatsForm):
 
 
 class NewGameForm(SeatsForm):
-    """A new game: who plays it and its kind's options."""
+    """A new game: who plays it and its kind's options; a friend game between two
+    accounts may be ``rated``."""
 
     field_order = ["mode", "color", "level"]
+    rated = forms.BooleanField(required=False, label="Rated")
 
     def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
         super().__init__(*args, kind=kind, **kwargs)

@@ -9,6 +9,9 @@
   game, whatever ended it (``play.finish``): with the game and its ``Outcome``.
   Ratings and notices listen here, as lila's ``Finisher`` calls them after
   saving the game.
+- ``game_ending``: as a game ends, inside the transaction that ends it and under
+  the game's row lock, before it commits: what must change with the end or not at
+  all (the players' ratings) listens here, and its error rolls the end back.
 - ``computer_to_move``: once a change that leaves the computer to move commits,
   with the game's public id and ply; ``game.computer`` enqueues its reply.
 - ``hint_asked``: once a player's request for a hint commits, the same way.
@@ -26,10 +29,18 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
-__all__ = ["computer_to_move", "game_changed", "game_finished", "hint_asked", "on_commit"]
+__all__ = [
+    "computer_to_move",
+    "game_changed",
+    "game_ending",
+    "game_finished",
+    "hint_asked",
+    "on_commit",
+]
 
 game_changed = Signal()  # game, using
 game_finished = Signal()  # game, outcome
+game_ending = Signal()  # game, outcome: in the transaction, under the row lock
 computer_to_move = Signal()  # public_id, ply
 hint_asked = Signal()  # public_id, ply
 

@@ -141,6 +141,9 @@ class GameKind:
     lessons: Sequence[Any]
     drawing: Drawing
     rules_doc: str  # the rule book under docs/, served at /docs/<name>.md
+    # The rating a game of these options counts in: options players would expect to
+    # rate apart (Mǽrstánas's wraparound board) name a family of their own.
+    rating_family: Callable[[Any], str]
 
     def replay(self, start: GamePosition, moves: Iterable[Any]) -> GamePosition:
         """``start`` with ``moves`` played in turn. Raises ``MoveError``'s kinds, saying

@@ -11,6 +11,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.db import connections, models, router
@@ -206,6 +207,8 @@ class Game(models.Model):
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=16, default="maerstanas", help_text="game.registry's name")
     mode = models.CharField(max_length=8, choices=Mode.choices)
+    # A friend game between two accounts that changes their ratings when it ends.
+    rated = models.BooleanField(default=False)
     # The kind's options, as its codec writes them for JSON (``Options.to_mapping``).
     options = models.JSONField(default=dict, blank=True)
 
@@ -361,6 +364,39 @@ class Game(models.Model):
         }
 
     @property
+    def rating_family(self) -> str:
+        """The ratings this game counts in, should it be rated: its kind's name and the
+        kind's family of its options (``maerstanas-standard``, ``maerstanas-wraparound``)."""
+        return f"{self.kind}-{self.game_kind.rating_family(self.rules)}"
+
+    def people(self) -> dict[str, dict[str, Any]]:
+        """The people holding the seats, by colour: ``name`` (an account's username;
+        "Guest", or "deleted player" for a rated game's account deleted since),
+        ``username`` (None for a guest) and ``rating`` in this game's family (None for
+        a guest), and once a rated game is over, its ``change``. A side the computer
+        holds, or nobody yet, is not among them."""
+        changes = {}
+        if self.rated and self.is_over:
+            changes = {change.color: change for change in self.rating_changes.all()}
+        people = {}
+        for color, seat in self.seats_by_color().items():
+            if seat.level:
+                continue
+            user = seat.user
+            change = changes.get(color)
+            if user is None:
+                deleted = change is not None
+                name = "deleted player" if deleted else "Guest"
+                people[color] = {"name": name, "username": None, "rating": None}
+            else:
+                rating = user.ratings.filter(family=self.rating_family).first()
+                value = rating.value if rating else 1000.0
+                people[color] = {"name": user.username, "username": user.username, "rating": value}
+            if change is not None:
+                people[color]["change"] = change.after - change.before
+        return people
+
+    @property
     def computer_to_move(self) -> str:
         """The level that must move now, or "" when a person is to move or none is."""
         if self.status != self.Status.ACTIVE or not self.turn:
@@ -500,9 +536,9 @@ class Seat(models.Model):
         return f"{self.game_id} {self.color}: {self.level or 'a person'}"
 
     @classmethod
-    def person(cls, game: Game, color: Color | str, token: str) -> Seat:
-        """An unsaved seat for whoever holds ``token``."""
-        return cls(game=game, color=Color(color).value, token_hash=hash_token(token))
+    def person(cls, game: Game, color: Color | str, token: str, user: Any = None) -> Seat:
+        """An unsaved seat for whoever holds ``token`` (and ``user``'s, an account)."""
+        return cls(game=game, color=Color(color).value, token_hash=hash_token(token), user=user)
 
     @classmethod
     def computer(cls, game: Game, color: Color | str, level: str) -> Seat:

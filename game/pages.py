@@ -169,6 +169,9 @@ class GamePage:
     takeback: str  # what the viewer may do about a takeback: take, ask, answer, wait, ""
     analysis: AnalysisPanel | None
     hinges: bool  # the scoring hinges are drawn on the board
+    # The people in the seats, by colour, when one of them has an account (names and
+    # ratings; guests among guests need no names): name, rating, change (signed text).
+    people: dict[str, dict[str, Any]]
 
     @property
     def live(self) -> bool:
@@ -296,14 +299,26 @@ def game_page(
         takeback=_takeback(game, seated, current),
         analysis=analysis_panel(game, replay.ply) if analysed else None,
         hinges=hinges,
+        people=people_shown(game),
     )
+
+
+def people_shown(game: Game) -> dict[str, dict[str, Any]]:
+    """The seats' people as the game page names them: none when nobody has an account."""
+    people = game.people()
+    if not game.rated and all(person["username"] is None for person in people.values()):
+        return {}
+    for person in people.values():
+        if "change" in person:
+            person["change_text"] = f"{person['change']:+.1f}"
+    return people
 
 
 def _takeback(game: Game, seated: frozenset[str], position: GamePosition) -> str:
     """What the viewer may do about taking a move back: ``take`` one at once (hot-seat,
     the computer), ``ask`` the friend, ``answer`` the friend's request, ``wait`` for
-    the friend's answer; "" for nothing."""
-    if game.status != Game.Status.ACTIVE or not seated:
+    the friend's answer; "" for nothing (a rated game has no takebacks)."""
+    if game.status != Game.Status.ACTIVE or not seated or game.rated:
         return ""
     if game.mode == Game.Mode.FRIEND and len(seated) == 1:
         if game.takeback_by:

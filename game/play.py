@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.core.signing import salted_hmac
 from django.db import IntegrityError, transaction
@@ -124,6 +125,7 @@ def finish(game: Game, outcome: Outcome) -> list[str]:
     game.status = outcome.reason
     game.result = outcome.result
     game.turn = ""
+    hooks.game_ending.send(sender=Game, game=game, outcome=outcome)
     hooks.on_commit(hooks.game_finished, sender=Game, game=game, outcome=outcome)
     return ["status", "result", "turn"]
 
@@ -136,9 +138,13 @@ def create_game(
     level: str = "",
     start: GamePosition | None = None,
     moves: Sequence[str] = (),
+    user: Any = None,
+    rated: bool = False,
 ) -> tuple[Game, dict[str, str]]:
     """Start a game of the kind whose options ``rules`` are; return it and the seat
-    tokens of its creator, by colour.
+    tokens of its creator, by colour. ``user`` is the creator's account, if they are
+    logged in: their seats are its. A ``rated`` game is a friend game between two
+    accounts (``join``), which changes their ratings when it ends.
 
     A hot-seat game gives the creator both seats; a friend game one seat (``creator``
     is ``dark``, ``light`` or ``random``) and leaves the other for the invite; a game
@@ -160,16 +166,19 @@ def create_game(
     players = kind_of(rules).players
     if mode == Game.Mode.COMPUTER and level not in players.level_ids:
         raise PlayError(f"{level!r} is not a level: choose one of {', '.join(players.level_ids)}")
+    if rated and (mode != Game.Mode.FRIEND or user is None or start is not None or moves):
+        raise PlayError("a rated game is a friend game from the empty board, started logged in")
     game, position = _new_game(mode, rules, start, moves)
     if position.is_over:
         raise GameFinished("the game is over in that position: there is nothing to play")
+    game.rated = rated
     colors = [c.value for c in Color] if mode == Game.Mode.HOTSEAT else [creator]
     tokens = {color: new_seat_token() for color in colors}
     game.rematch_of = rematch_of
     game.status = Game.Status.ACTIVE if mode != Game.Mode.FRIEND else Game.Status.WAITING
     with transaction.atomic():
         game.save()
-        seats = [Seat.person(game, color, token) for color, token in tokens.items()]
+        seats = [Seat.person(game, color, token, user) for color, token in tokens.items()]
         if mode == Game.Mode.COMPUTER:
             seats.append(Seat.computer(game, Color(creator).opponent, level))
         game.took_seats(Seat.objects.bulk_create(seats), new=True)
@@ -244,14 +253,16 @@ def join(
     invite: str = "",  # pragma: no mutate (a missing invite and a wrong one are refused alike)
     previous: Tokens | None = None,
     held: Tokens | None = None,
+    user: Any = None,
 ) -> tuple[Game, str, str]:
     """Take the free seat of a friend game; return (game, colour, token).
 
     Allowed with the game's invite code, or, for a rematch, to whoever held the other
     seat of the previous game (``previous`` holds this browser's tokens for it), but
     not to whoever holds a seat of this game already (``held``: one person is not two
-    players) nor once the game is over. Raises ``PlayError`` when the seat is taken,
-    the invite is wrong or the joiner may not join.
+    players) nor once the game is over. ``user`` is the joiner's account, if they are
+    logged in: a rated game's seat is only for one. Raises ``PlayError`` when the seat
+    is taken, the invite is wrong or the joiner may not join.
     """
     with transaction.atomic():
         game = _locked(public_id)
@@ -273,8 +284,10 @@ def join(
         )
         if not (invited or returning):
             raise NotSeated("this invite is not valid for this game")
+        if game.rated and user is None:
+            raise NotSeated("this is a rated game, between accounts: log in or sign up to join it")
         token = new_seat_token()
-        seat = Seat.person(game, color, token)
+        seat = Seat.person(game, color, token, user)
         seat.save()
         game.took_seats([seat])
         game.status = Game.Status.ACTIVE
@@ -407,6 +420,8 @@ def take_back(public_id: str, tokens: Tokens) -> Game:
     with transaction.atomic():
         game = _locked(public_id)
         seated = _check_playing(game, tokens, "take a move back", TOO_LATE_TO_TAKE_BACK)
+        if game.rated:
+            raise PlayError("a rated game has no takebacks")
         if game.mode == Game.Mode.FRIEND and len(seated) == 1:
             (color,) = seated
             if game.takeback_by:

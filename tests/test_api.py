@@ -72,7 +72,7 @@ def test_creating_a_game_against_the_computer(client, django_capture_on_commit_c
     state = client.get(f"/api/games/{created['id']}").json()
     assert state["players"] == {
         "dark": {"kind": "computer", "level": level},
-        "light": {"kind": "human"},
+        "light": {"kind": "human", "name": "Guest", "username": None, "rating": None},
     }
     assert state["ply"] == 1 and state["turn"] == "light"
     move = state["legal"][0]
@@ -285,7 +285,11 @@ def test_the_state_is_the_page_contracts_json(client):
         "game": "maerstanas",
         "rules": {"special_stones": True, "scoring": "simple", "wraparound": True},
         "mode": "friend",
-        "players": {"dark": {"kind": "human"}, "light": {"kind": "human"}},
+        "rated": False,
+        "players": {
+            "dark": {"kind": "human", "name": "Guest", "username": None, "rating": None},
+            "light": {"kind": "human", "name": "Guest", "username": None, "rating": None},
+        },
         "status": "active",
         "record": ["A1", "B1"],
         "ply": 2,

@@ -68,7 +68,8 @@ def test_two_example_clients_play_a_friend_game_to_its_end(site):
     assert mine == theirs
     state = check_over(server, mine["id"])
     assert state["mode"] == "friend"
-    assert state["players"] == {"dark": {"kind": "human"}, "light": {"kind": "human"}}
+    guest = {"kind": "human", "name": "Guest", "username": None, "rating": None}
+    assert state["players"] == {"dark": guest, "light": guest}
 
 
 def test_the_example_client_plays_the_sites_computer(site):

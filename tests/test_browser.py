@@ -63,7 +63,7 @@ def start_game(
         page.check(f"input[name=color][value={color}]")
     if level:
         page.check(f"input[name=level][value={level}]")
-    page.click("form button[type=submit]")
+    page.click(".new-game__form button[type=submit]")
     page.wait_for_url(re.compile(r"/g/[^/]+/$"))
     return game_id_of(page)
 
@@ -675,6 +675,42 @@ def test_a_guests_game_follows_the_account_to_a_phone(site, new_page):
     phone.wait_for_selector(".account-nav a[href='/accounts/login/']")
     phone.goto(f"{site.url}/g/{game_id}/")
     assert phone.locator('[data-square="F4"] button').count() == 0  # a watcher now
+
+
+def test_two_accounts_play_a_rated_game_and_both_ratings_change(site, new_page):
+    ann, bob = new_page(), new_page(viewport={"width": 375, "height": 740}, is_mobile=True)
+    sign_up(ann, site, "Rated_Ann")
+    sign_up(bob, site, "Rated_Bob")
+    ann.goto(site.url + "/")
+    ann.check("input[name=mode][value=friend]")
+    ann.check("input[name=color][value=dark]")
+    ann.check("input[name=rated]")
+    ann.click(".new-game__form button[type=submit]")
+    ann.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    game_id = game_id_of(ann)
+    bob.goto(ann.get_attribute("[data-invite-url]", "data-invite-url"))
+    bob.click("[data-join]")
+    bob.wait_for_selector('[data-seat-name="light"]')
+    ann.wait_for_selector('[data-seat-name="light"]', timeout=LIVE_TIMEOUT_MS * 3)
+    assert "Rated_Bob" in ann.inner_text('[data-seat-name="light"]')
+    click_move(ann, "D4")
+    bob.wait_for_selector('#game[data-ply="1"]', timeout=LIVE_TIMEOUT_MS * 3)
+    click_move(bob, "E4")
+    ann.wait_for_selector('#game[data-ply="2"]', timeout=LIVE_TIMEOUT_MS * 3)
+    assert ann.locator("text=Take back").count() == 0  # no takebacks in a rated game
+    bob.goto(f"{site.url}/g/{game_id}/resign")
+    bob.click("[data-confirm-resign]")
+    bob.wait_for_selector("[data-result]")
+    ann.wait_for_selector("[data-result]", timeout=LIVE_TIMEOUT_MS * 3)
+    for page in (ann, bob):
+        page.goto(f"{site.url}/g/{game_id}/")
+        assert page.get_attribute('[data-seat-name="dark"] [data-rating]', "data-rating") == "1016"
+        assert page.get_attribute('[data-seat-name="light"] [data-rating]', "data-rating") == "984"
+        assert "+16.0" in page.inner_text("[data-players]")
+    ARTIFACTS.mkdir(exist_ok=True)
+    bob.screenshot(path=ARTIFACTS / "rated-phone.png", full_page=True)
+    state = api(site, game_id)
+    assert state["rating_change"] == {"dark": 16.0, "light": -16.0}
 
 
 # Learning ----------------------------------------------------------------------------------

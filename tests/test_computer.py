@@ -323,7 +323,7 @@ def test_the_form_starts_a_game_against_the_chosen_level(client):
     api = client.get(f"/api/games/{game.public_id}").json()
     assert api["players"] == {
         "dark": {"kind": "computer", "level": level.id},
-        "light": {"kind": "human"},
+        "light": {"kind": "human", "name": "Guest", "username": None, "rating": None},
     }
 
 

@@ -24,7 +24,7 @@ def bound(**fields: str) -> NewGameForm:
 def test_the_fields_come_in_the_pages_order_who_plays_first_then_the_rules():
     form = NewGameForm()
     options = [option.name for option in DEFAULT.rules.OPTIONS]
-    assert list(form.fields) == ["mode", *options, "color", "level"]
+    assert list(form.fields) == ["mode", *options, "color", "rated", "level"]
     assert options == ["special_stones", "scoring", "wraparound"]
 
 
@@ -37,6 +37,7 @@ def test_each_field_starts_as_a_new_game_does():
         "scoring": "standard",
         "wraparound": False,
         "color": "dark",
+        "rated": None,
         "level": bots.LEVEL_IDS[0],
     }
     assert form["level"].label == "The computer's level"

@@ -12,6 +12,11 @@ from game.maerstanas.notation import PASS, split_moves
 from game.maerstanas.pictures import board_png
 
 
+def rating_family(rules: Rules) -> str:
+    """The wraparound board is another game to its players: rated apart."""
+    return "wraparound" if rules.wraparound else "standard"
+
+
 def settle(position: Position) -> Position:
     """The position once the forced passes are played: a side with no move passes."""
     while position.must_pass:
@@ -41,4 +46,5 @@ KIND = GameKind(
         why=why,
     ),
     rules_doc="RULES.md",
+    rating_family=rating_family,
 )

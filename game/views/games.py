@@ -253,6 +253,7 @@ def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             request.POST.get("invite", ""),
             previous=previous,
             held=seats.tokens_for(request, game.public_id),
+            user=request.user if request.user.is_authenticated else None,
         )
     except play.PlayError as exc:
         messages.info(request, str(exc))

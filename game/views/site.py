@@ -22,10 +22,21 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome page; its form starts a game and redirects to it."""
     form = NewGameForm(request.POST or None, kind=DEFAULT)
     if request.method == "POST":
+        user = request.user if request.user.is_authenticated else None
+        if form.is_valid() and form.cleaned_data["rated"]:
+            if user is None:
+                form.add_error("rated", "Log in to play a rated game: it is between accounts.")
+            elif form.cleaned_data["mode"] != "friend":
+                form.add_error("rated", "Only a game against a friend is rated.")
         if form.is_valid():
             data = form.cleaned_data
             game, tokens = play.create_game(
-                data["mode"], form.rules(), data["color"] or "dark", level=data["level"]
+                data["mode"],
+                form.rules(),
+                data["color"] or "dark",
+                level=data["level"],
+                user=user,
+                rated=data["rated"],
             )
             seats.remember(request, game.public_id, tokens)
             return to_game(request, game)

@@ -1,0 +1,71 @@
+"""A player's ratings, one a family of games (``GameKind.rating_family``), and each
+change a rated game made to them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from game.models import Game
+from game.ratings import START
+
+
+class Rating(models.Model):
+    """An account's Elo in one family of games (``maerstanas-standard``…), with its
+    decimals, and how its rated games there went."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    family = models.CharField(max_length=40)
+    value = models.FloatField(default=START)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    ties = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "family"], name="one_rating_per_family"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.family}: {self.value:.1f}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one side's rating. Unique by game and side: a game
+    is rated once, whatever races to end it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    color = models.CharField(max_length=5)
+    # A deleted account leaves its games, and what they did to the other side.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="rating_changes",
+    )
+    family = models.CharField(max_length=40)
+    before = models.FloatField()
+    after = models.FloatField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "color"], name="one_change_per_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.color}: {self.before:.1f} → {self.after:.1f}"
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+
+def family_of(game: Game) -> str:
+    """The family ``game`` is rated in: its kind's name and the kind's family."""
+    return f"{game.kind}-{game.game_kind.rating_family(game.rules)}"
