@@ -2,9 +2,12 @@
 
 from django.urls import include, path
 
+from players import urls as players_urls
+
 urlpatterns = [
-    path("accounts/", include("players.urls")),
+    path("accounts/", include(players_urls.account_patterns)),
     path("accounts/", include("allauth.urls")),
+    path("", include("players.urls")),
     path("", include("game.urls")),
 ]
 

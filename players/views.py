@@ -1,17 +1,27 @@
-"""The account's own pages beside allauth's: its settings, and deleting it."""
+"""The account's own pages beside allauth's (its settings, deleting it), and the
+players' public pages: profiles, the leaderboard and their JSON."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game.models import BrowserGame
+from game.models import BrowserGame, Game
+from game.ratings import START
+from game.registry import DEFAULT
+from players.graph import rating_graph
+from players.models import Rating, RatingChange
 
 
 class DeleteAccountForm(forms.Form):
@@ -55,3 +65,155 @@ def delete(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     status = 400 if request.method == "POST" else 200
     return render(request, "players/delete.html", {"form": form}, status=status)
+
+
+# Profiles and the leaderboard --------------------------------------------------------------
+
+# The leaderboard lists the players with a rated game this recently.
+ACTIVE_DAYS = 90
+LEADERBOARD_SIZE = 100
+RECENT_GAMES = 20
+
+
+def _families() -> list[str]:
+    """The families of ratings to show: the default game's first, then any other some
+    player has a rating in."""
+    default = f"{DEFAULT.name}-{DEFAULT.rating_family(DEFAULT.rules())}"
+    others = Rating.objects.exclude(family=default).values_list("family", flat=True)
+    return [default, *sorted(set(others))]
+
+
+def _family(request: HttpRequest) -> str:
+    families = _families()
+    chosen = request.GET.get("family", families[0])
+    if chosen not in families:
+        raise Http404(f"{chosen[:40]!r} is not a family of ratings: {', '.join(families)}")
+    return chosen
+
+
+def _player(username: str):
+    user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    if user is None:
+        raise Http404("there is no player of that name")
+    return user
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player's page and its JSON: their rating in one family, how their rated games
+    there went, their rating after each, and their games."""
+
+    user: Any
+    family: str
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    ties: int
+    history: list[Any]  # RatingChange, oldest first
+
+    @classmethod
+    def of(cls, user: Any, family: str) -> Profile:
+        rating = Rating.objects.filter(user=user, family=family).first()
+        history = list(RatingChange.objects.filter(user=user, family=family).select_related("game"))
+        if rating is None:
+            return cls(user, family, START, 0, 0, 0, 0, history)
+        return cls(
+            user,
+            family,
+            rating.value,
+            rating.games,
+            rating.wins,
+            rating.losses,
+            rating.ties,
+            history,
+        )
+
+    @property
+    def graph(self) -> str:
+        if not self.history:
+            return ""
+        return rating_graph([self.history[0].before, *(change.after for change in self.history)])
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "username": self.user.username,
+            "family": self.family,
+            "rating": round(self.rating, 1),
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "ties": self.ties,
+            "history": [
+                {
+                    "game": change.game.public_id,
+                    "before": round(change.before, 1),
+                    "after": round(change.after, 1),
+                    "at": change.at.isoformat(),
+                }
+                for change in self.history
+            ],
+        }
+
+
+@require_safe
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: their rating, games, wins, losses and ties, its history, and
+    their games going on and finished."""
+    user = _player(username)
+    family = _family(request)
+    games = (
+        Game.objects.filter(seats__user=user)
+        .distinct()
+        .prefetch_related("seats")
+        .order_by("-updated")[:RECENT_GAMES]
+    )
+    context = {
+        "player": user,
+        "profile": Profile.of(user, family),
+        "families": _families(),
+        "going_on": [game for game in games if not game.is_over],
+        "finished": [game for game in games if game.is_over],
+    }
+    return render(request, "players/profile.html", context)
+
+
+@require_safe
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The players with a rated game in the last 90 days, best first; and a search by name."""
+    family = _family(request)
+    since = timezone.now() - timedelta(days=ACTIVE_DAYS)
+    active = RatingChange.objects.filter(family=family, at__gte=since).values("user")
+    ratings = (
+        Rating.objects.filter(family=family, user__in=active, user__is_active=True)
+        .select_related("user")
+        .order_by("-value", "user__username")[:LEADERBOARD_SIZE]
+    )
+    query = request.GET.get("q", "").strip()[:20]
+    found = []
+    if query:
+        found = list(
+            get_user_model()
+            .objects.filter(username__icontains=query, is_active=True)
+            .order_by("username")[:50]
+        )
+    context = {
+        "ratings": ratings,
+        "family": family,
+        "families": _families(),
+        "query": query,
+        "found": found,
+        "active_days": ACTIVE_DAYS,
+    }
+    return render(request, "players/leaderboard.html", context)
+
+
+@require_safe
+def player_json(request: HttpRequest, username: str) -> HttpResponse:
+    """``GET /api/players/<username>``: the player's rating, record and its history."""
+    try:
+        user = _player(username)
+        family = _family(request)
+    except Http404 as missing:
+        return JsonResponse({"error": str(missing)}, status=404)
+    return JsonResponse(Profile.of(user, family).as_json())

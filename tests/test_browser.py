@@ -711,6 +711,13 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_change(site, new_page):
     bob.screenshot(path=ARTIFACTS / "rated-phone.png", full_page=True)
     state = api(site, game_id)
     assert state["rating_change"] == {"dark": 16.0, "light": -16.0}
+    ann.goto(f"{site.url}/players/")
+    assert ann.get_attribute('[data-player="Rated_Ann"]', "data-rating") == "1016"
+    assert ann.get_attribute('[data-player="Rated_Bob"]', "data-rating") == "984"
+    ann.click('[data-player="Rated_Bob"] a')
+    ann.wait_for_selector('[data-profile="Rated_Bob"] svg.rating-graph')
+    assert ann.get_attribute("[data-losses]", "data-losses") == "1"
+    ann.screenshot(path=ARTIFACTS / "profile.png", full_page=True)
 
 
 # Learning ----------------------------------------------------------------------------------
@@ -843,6 +850,9 @@ def test_every_page_passes_axe(site, new_page, scheme):
     check("logged in: my games")
     for path in ["settings", "password/change", "email", "delete"]:
         page.goto(f"{site.url}/accounts/{path}/")
+        check(path)
+    for path in ["/players/", "/players/?q=axe", f"/players/axe_{scheme}/"]:
+        page.goto(f"{site.url}{path}")
         check(path)
     page.goto(f"{site.url}/accounts/logout/")
     check("log out")
