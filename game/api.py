@@ -22,7 +22,7 @@ from django.template import loader
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from game import limits, play
+from game import limits, play, seats
 from game.grid import Color, MoveError
 from game.kinds import GameKind
 from game.models import Game
@@ -107,7 +107,7 @@ def state(game: Game) -> dict[str, Any]:
     players = game.players
     people = game.people()
     for color, person in people.items():
-        players[color] |= {
+        players[color] |= {  # the page contract's fields; "bot" is the page's alone
             "name": person["name"],
             "username": person["username"],
             "rating": None if person["rating"] is None else round(person["rating"], 1),
@@ -210,6 +210,23 @@ def _token(request: HttpRequest) -> str:
     return match[1]
 
 
+def _account(request: HttpRequest) -> Any:
+    """The account a personal API token (``Bearer mt_…``, ``players.middleware``) names,
+    or None: a browser's login is never read here, so no other site can act for it."""
+    return request.user if getattr(request, "api_token", None) is not None else None
+
+
+def _held(request: HttpRequest, game: Game) -> dict[str, str]:
+    """The seats the request's credential holds in ``game``: an account's, by its
+    personal token, or a seat token's; 403 for none."""
+    if _account(request) is not None:
+        held = seats.tokens_for(request, game.public_id)
+        if not held:
+            raise ApiError(403, "this account holds no seat in this game")
+        return held
+    return _seats(game, _token(request))
+
+
 def _seats(game: Game, token: str) -> dict[str, str]:
     """The seats ``token`` holds in ``game``, as ``play`` takes them; 403 for none."""
     held = {color.value: token for color in Color if game.holds_seat(color, token)}
@@ -242,7 +259,9 @@ def create(request: HttpRequest) -> HttpResponse:
     rules = _rules(data, _kind(data))
     color = _field(data, "color", str, "dark")
     level = _field(data, "level", str, "")
-    game, tokens = play.create_game(mode, rules, color, level=level)
+    rated = _field(data, "rated", bool, False)
+    account = _account(request)
+    game, tokens = play.create_game(mode, rules, color, level=level, user=account, rated=rated)
     ((color, token),) = tokens.items()
     body = {
         "id": game.public_id,
@@ -265,7 +284,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     if not code:
         raise ApiError(400, "send the invite link or its code as 'invite'")
     _game(game_id)
-    game, color, token = play.join(game_id, code)
+    game, color, token = play.join(game_id, code, user=_account(request))
     return JsonResponse(
         {
             "id": game.public_id,
@@ -280,7 +299,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 @limits.limited(limits.API_WRITE, _too_many)
 def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     """Play a move for the token's seat at the ply the program saw; the new state."""
-    seats = _seats(_game(game_id), _token(request))
+    held = _held(request, _game(game_id))
     data = _body(request)
     move = _field(data, "move", str, None) if "move" in data else None
     if move is None:
@@ -290,15 +309,15 @@ def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     ply = _field(data, "ply", int, None)
     # The position seen, optional: a takeback can bring a game back to the same ply.
     seen = _field(data, "position", str, "")
-    return JsonResponse(state(play.make_move(game_id, seats, move, ply, seen=seen)))
+    return JsonResponse(state(play.make_move(game_id, held, move, ply, seen=seen)))
 
 
 @endpoint("POST")
 @limits.limited(limits.API_WRITE, _too_many)
 def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     """Give the game up for the token's seat; the final state."""
-    seats = _seats(_game(game_id), _token(request))
-    return JsonResponse(state(play.resign(game_id, seats)))
+    held = _held(request, _game(game_id))
+    return JsonResponse(state(play.resign(game_id, held)))
 
 
 @endpoint("GET")

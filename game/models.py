@@ -392,6 +392,8 @@ class Game(models.Model):
                 rating = user.ratings.filter(family=self.rating_family).first()
                 value = rating.value if rating else 1000.0
                 people[color] = {"name": user.username, "username": user.username, "rating": value}
+                # An account a program plays says so (players.Account); None: it never said.
+                people[color]["bot"] = bool(getattr(getattr(user, "account", None), "bot", False))
             if change is not None:
                 people[color]["change"] = change.after - change.before
         return people

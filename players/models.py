@@ -3,6 +3,8 @@ change a rated game made to them."""
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 
@@ -69,3 +71,43 @@ class RatingChange(models.Model):
 def family_of(game: Game) -> str:
     """The family ``game`` is rated in: its kind's name and the kind's family."""
     return f"{game.kind}-{game.game_kind.rating_family(game.rules)}"
+
+
+class Account(models.Model):
+    """What an account says of itself beyond Django's user: whether a program plays it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
+    )
+    bot = models.BooleanField(default=False, help_text="a program plays this account")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}{' (bot)' if self.bot else ''}"
+
+
+TOKEN_PREFIX = "mt_"
+
+
+def new_api_token() -> str:
+    """A personal API token: its prefix tells it from a seat's, then 256 random bits."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+class ApiToken(models.Model):
+    """A personal API token: a program holding it acts as the account through the API
+    (``Authorization: Bearer mt_…``), as lichess's bot accounts do. Only its hash is
+    kept; it is shown once, when made."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=40)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.name}"

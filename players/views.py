@@ -17,11 +17,11 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game.models import BrowserGame, Game
+from game.models import BrowserGame, Game, hash_token
 from game.ratings import START
 from game.registry import DEFAULT
 from players.graph import rating_graph
-from players.models import Rating, RatingChange
+from players.models import Account, ApiToken, Rating, RatingChange, new_api_token
 
 
 class DeleteAccountForm(forms.Form):
@@ -217,3 +217,59 @@ def player_json(request: HttpRequest, username: str) -> HttpResponse:
     except Http404 as missing:
         return JsonResponse({"error": str(missing)}, status=404)
     return JsonResponse(Profile.of(user, family).as_json())
+
+
+# Personal API tokens and bot accounts ------------------------------------------------------
+
+MAX_TOKENS = 10
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(label="What the token is for", max_length=40, strip=True)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tokens(request: HttpRequest) -> HttpResponse:
+    """The account's personal API tokens: make one (shown once), revoke one, and say
+    whether a program plays the account (a bot)."""
+    user = request.user
+    form = TokenForm(request.POST if request.POST.get("action") == "create" else None)
+    made = ""
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action == "create":
+            if user.api_tokens.count() >= MAX_TOKENS:
+                form.add_error(None, f"An account holds {MAX_TOKENS} tokens at most: revoke one.")
+            if form.is_valid():
+                made = new_api_token()
+                ApiToken.objects.create(
+                    user=user, name=form.cleaned_data["name"], token_hash=hash_token(made)
+                )
+            else:
+                status = 400
+        elif action == "revoke":
+            user.api_tokens.filter(pk=request.POST.get("token", "")[:20] or None).delete()
+            return redirect("account-tokens")
+        elif action == "bot":
+            Account.objects.update_or_create(
+                user=user, defaults={"bot": request.POST.get("bot") == "on"}
+            )
+            return redirect("account-tokens")
+        else:
+            return HttpResponse("Unknown action.", status=400, content_type="text/plain")
+    context = {
+        "form": form,
+        "made": made,
+        "tokens": user.api_tokens.all(),
+        "bot": is_bot(user),
+    }
+    response = render(request, "players/tokens.html", context, status=status)
+    response["Cache-Control"] = "no-store"  # a new token is shown once, never kept
+    return response
+
+
+def is_bot(user: Any) -> bool:
+    """True if the account says a program plays it."""
+    return Account.objects.filter(user=user, bot=True).exists()
