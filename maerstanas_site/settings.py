@@ -92,6 +92,7 @@ if not SECRET_KEY:
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -258,6 +259,10 @@ AUTH_PASSWORD_VALIDATORS = [
         "NumericPasswordValidator",
     )
 ]
+
+# Django's admin for the site's operator (players, games), at a path of its own
+# choosing ("DJANGO_ADMIN_PATH=manage-3f9c/"); unset, there is none.
+ADMIN_PATH = os.environ.get("DJANGO_ADMIN_PATH", "").strip().strip("/")
 
 # Mail (an address's verification, a password reset) goes through Django's e-mail
 # backend: SMTP at DJANGO_EMAIL_HOST when it is set, else written to the console.

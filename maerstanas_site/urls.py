@@ -1,10 +1,16 @@
 """The site's URLs: the game app's, and the accounts' (django-allauth's own)."""
 
+from django.conf import settings
+from django.contrib import admin
 from django.urls import include, path
 
 from players import urls as players_urls
 
-urlpatterns = [
+# The operator's admin only where DJANGO_ADMIN_PATH puts it: a well-known /admin/
+# draws every password guesser on the web.
+admin_patterns = [path(f"{settings.ADMIN_PATH}/", admin.site.urls)] if settings.ADMIN_PATH else []
+
+urlpatterns = admin_patterns + [
     path("accounts/", include(players_urls.account_patterns)),
     path("accounts/", include("allauth.urls")),
     path("", include("players.urls")),
