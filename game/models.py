@@ -386,7 +386,8 @@ class Game(models.Model):
             change = changes.get(color)
             if user is None:
                 deleted = change is not None
-                name = "deleted player" if deleted else "Guest"
+                named = f"{seat.guest_name} (guest)" if seat.guest_name else "Guest"
+                name = "deleted player" if deleted else named
                 people[color] = {"name": name, "username": None, "rating": None}
             else:
                 rating = user.ratings.filter(family=self.rating_family).first()
@@ -516,6 +517,9 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="seats",
     )
+    # The name a guest gave themselves (players: kept in their session), which the
+    # opponent and watchers see, marked as a guest's.
+    guest_name = models.CharField(max_length=20, blank=True)
 
     objects = SeatManager()
 

@@ -304,9 +304,10 @@ def game_page(
 
 
 def people_shown(game: Game) -> dict[str, dict[str, Any]]:
-    """The seats' people as the game page names them: none when nobody has an account."""
+    """The seats' people as the game page names them: none when nobody has a name (an
+    account's, or one a guest gave themselves)."""
     people = game.people()
-    if not game.rated and all(person["username"] is None for person in people.values()):
+    if not game.rated and all(person["name"] == "Guest" for person in people.values()):
         return {}
     for person in people.values():
         if "change" in person:

@@ -81,6 +81,37 @@ def remember(request: HttpRequest, public_id: str, tokens: dict[str, str]) -> No
             if user is not None:
                 for color, token in tokens.items():
                     _take(user, Seat.objects.filter(game=game, color=color), token)
+            elif name := guest_name(request):
+                hashes = [hash_token(token) for token in tokens.values()]
+                Seat.objects.filter(game=game, token_hash__in=hashes, user=None).update(
+                    guest_name=name
+                )
+
+
+GUEST_NAME_KEY = "guest_name"
+
+
+def guest_name(request: HttpRequest) -> str:
+    """The name this browser's guest gave themselves, or ""."""
+    name = request.session.get(GUEST_NAME_KEY, "")
+    return name if isinstance(name, str) else ""
+
+
+def name_guest(request: HttpRequest, name: str) -> int:
+    """Keep ``name`` as this browser's guest name, and give it to the seats it holds
+    in games going on (not an account's); return how many."""
+    request.session[GUEST_NAME_KEY] = name
+    named = 0
+    for public_id, held in dict(request.session.get(SESSION_KEY, {})).items():
+        if isinstance(held, dict):
+            hashes = [hash_token(token) for token in held.values() if isinstance(token, str)]
+            named += Seat.objects.filter(
+                game__public_id=public_id,
+                game__status__in=Game.GOING_ON,
+                token_hash__in=hashes,
+                user=None,
+            ).update(guest_name=name)
+    return named
 
 
 def _list(owner: str, game: Game, colors) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from django.core.validators import RegexValidator
@@ -10,6 +11,8 @@ from django.core.validators import RegexValidator
 from game.registry import KINDS
 
 PATTERN = r"\A[A-Za-z0-9_-]{3,20}\Z"
+# A guest's name (kept in their session): a little freer, spaces too.
+GUEST_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9 _-]{0,18}[A-Za-z0-9_-]")
 VALIDATORS = [
     RegexValidator(
         PATTERN,

@@ -7,6 +7,7 @@ account_patterns = [
     path("settings/", views.settings, name="account-settings"),
     path("delete/", views.delete, name="account-delete"),
     path("tokens/", views.tokens, name="account-tokens"),
+    path("guest-name/", views.guest_name, name="guest-name"),
 ]
 
 # Sign-up names are 3–20 of a–z, digits, _ and - (players.names); an operator's

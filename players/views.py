@@ -17,11 +17,13 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
+from game import seats
 from game.models import BrowserGame, Game, hash_token
 from game.ratings import START
 from game.registry import DEFAULT
 from players.graph import rating_graph
 from players.models import Account, ApiToken, Rating, RatingChange, new_api_token
+from players.names import GUEST_NAME, is_reserved
 
 
 class DeleteAccountForm(forms.Form):
@@ -273,3 +275,44 @@ def tokens(request: HttpRequest) -> HttpResponse:
 def is_bot(user: Any) -> bool:
     """True if the account says a program plays it."""
     return Account.objects.filter(user=user, bot=True).exists()
+
+
+# A guest's name ------------------------------------------------------------------------------
+
+
+class GuestNameForm(forms.Form):
+    name = forms.CharField(
+        label="Your name",
+        max_length=20,
+        strip=True,
+        help_text="2 to 20 letters, digits, spaces, _ or -. Others see it marked as a guest's.",
+    )
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not GUEST_NAME.fullmatch(name):
+            raise forms.ValidationError(
+                "A name is 2 to 20 letters (a to z), digits, spaces, _ or -.", code="invalid"
+            )
+        if is_reserved(name) or is_reserved(name.replace(" ", "")):
+            raise forms.ValidationError(f"{name!r} is a name the site uses itself.")
+        # A guest may not pass for a player with an account.
+        if get_user_model().objects.filter(username__iexact=name).exists():
+            raise forms.ValidationError(f"{name!r} is a player's name here: choose another.")
+        return name
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def guest_name(request: HttpRequest) -> HttpResponse:
+    """A guest names themselves: kept in their session, and shown to their opponents
+    and watchers in the games they play, marked as a guest's."""
+    if request.user.is_authenticated:
+        return redirect("account-settings")  # an account's name is its username
+    form = GuestNameForm(request.POST or None, initial={"name": seats.guest_name(request)})
+    if request.method == "POST":
+        if form.is_valid():
+            seats.name_guest(request, form.cleaned_data["name"])
+            messages.success(request, f"Others now see you as {form.cleaned_data['name']}.")
+            return redirect("games")
+        return render(request, "players/guest_name.html", {"form": form}, status=400)
+    return render(request, "players/guest_name.html", {"form": form})

@@ -255,3 +255,51 @@ def test_a_login_keeps_the_sites_year_long_session(client):
     cookie = response.cookies["sessionid"]
     assert cookie["max-age"] == 60 * 60 * 24 * 365
     assert 'name="remember"' not in client.get("/accounts/login/").content.decode()
+
+
+# A guest's name --------------------------------------------------------------------------
+
+
+def test_a_guest_names_themselves_and_opponents_and_watchers_see_it(client):
+    response = client.post("/", {"mode": "friend", "color": "dark", "scoring": "standard"})
+    game = Game.objects.get(public_id=response["Location"].split("/")[2])
+    named = client.post("/accounts/guest-name/", {"name": "  Wulf   the  Red "})
+    assert named.status_code == 302
+    assert game.seats.get().guest_name == "Wulf the Red"
+    watcher = Client().get(f"/g/{game.public_id}/").content.decode()
+    assert "Wulf the Red (guest)" in watcher
+    assert "data-guest-name>Wulf the Red (guest)<" in client.get("/").content.decode()
+    state = Client().get(f"/api/games/{game.public_id}").json()
+    assert state["players"]["dark"]["name"] == "Wulf the Red (guest)"
+    assert state["players"]["dark"]["username"] is None
+    # A game begun afterwards takes the name at once.
+    later = new_hotseat(client)
+    assert set(later.seats.values_list("guest_name", flat=True)) == {"Wulf the Red"}
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("x", "2 to 20 letters"),
+        ("<script>", "2 to 20 letters"),
+        ("a" * 21, "at most 20 characters"),
+        ("Wita", "a name the site uses itself"),
+        ("Sigeric", "name here: choose another"),
+        ("sigeric", "name here: choose another"),
+    ],
+)
+def test_a_guest_name_the_rules_refuse_changes_nothing(client, name, says):
+    sign_up(Client(), "Sigeric")
+    game = new_hotseat(client)
+    response = client.post("/accounts/guest-name/", {"name": name})
+    assert response.status_code == 400 and says in response.content.decode()
+    assert set(game.seats.values_list("guest_name", flat=True)) == {""}
+    assert "guest_name" not in client.session
+
+
+def test_an_accounts_seat_never_takes_a_guest_name(client):
+    client.post("/accounts/guest-name/", {"name": "Wulf"})
+    sign_up(client, "Sigeric")
+    game = new_hotseat(client)
+    assert set(game.seats.values_list("guest_name", flat=True)) == {""}
+    assert client.get("/accounts/guest-name/")["Location"] == "/accounts/settings/"
