@@ -831,6 +831,7 @@ def test_every_page_passes_axe(site, new_page, scheme):
     paths += ["/learn/", "/learn/thunder/", "/learn/hinges/?move=A1", "/learn/scoring/?move=B1"]
     paths += ["/learn/fourth-hinge/?move=E4"]
     paths += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
+    paths += ["/accounts/guest-name/"]
     for path in paths:
         page.goto(f"{site.url}{path}")
         check(path)
@@ -848,7 +849,7 @@ def test_every_page_passes_axe(site, new_page, scheme):
     check("sign-up refused")
     sign_up(page, site, f"axe_{scheme}")
     check("logged in: my games")
-    for path in ["settings", "password/change", "email", "delete"]:
+    for path in ["settings", "password/change", "email", "tokens", "delete"]:
         page.goto(f"{site.url}/accounts/{path}/")
         check(path)
     for path in ["/players/", "/players/?q=axe", f"/players/axe_{scheme}/"]:
