@@ -303,3 +303,12 @@ def test_an_accounts_seat_never_takes_a_guest_name(client):
     game = new_hotseat(client)
     assert set(game.seats.values_list("guest_name", flat=True)) == {""}
     assert client.get("/accounts/guest-name/")["Location"] == "/accounts/settings/"
+
+
+def test_the_database_refuses_a_second_name_differing_only_in_case():
+    from django.db import IntegrityError, transaction
+
+    get_user_model().objects.create_user("Ann", password=PASSWORD)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        get_user_model().objects.create_user("aNN", password=PASSWORD)
+    assert get_user_model().objects.count() == 1
