@@ -313,7 +313,9 @@ def test_a_newsroom_that_loses_the_database_says_so_and_listens_again_a_second_l
             raise OperationalError("database is locked")
         room.close()
 
+    # Whichever the database, SQLite's watcher or PostgreSQL's listener.
     monkeypatch.setattr(room, "_watch", watch)
+    monkeypatch.setattr(room, "_listen", watch)
     monkeypatch.setattr(live, "time", SimpleNamespace(sleep=slept.append))
     monkeypatch.setattr(live, "close_old_connections", lambda: reset.append(True))
     with caplog.at_level(logging.ERROR, logger="game.live"):
