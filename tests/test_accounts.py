@@ -12,17 +12,9 @@ from django.test import Client
 
 from game.models import BrowserGame, Game, Seat, account_token
 from players.names import is_reserved
+from tests.support.accounts import PASSWORD, sign_up
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "hinge-and-thunder-42"
-
-
-def sign_up(client: Client, username: str, email: str = "", password: str = PASSWORD):
-    return client.post(
-        "/accounts/signup/",
-        {"username": username, "email": email, "password1": password, "password2": password},
-    )
 
 
 def log_in(client: Client, login: str, password: str = PASSWORD):

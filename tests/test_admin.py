@@ -14,10 +14,9 @@ from game import play
 from game.engine import Rules
 from game.models import Game
 from players.models import ApiToken
+from tests.support.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "hinge-and-thunder-42"
 
 
 @pytest.fixture

@@ -12,20 +12,9 @@ from django.test import Client
 
 from game.models import Game
 from players.models import ApiToken, Rating
+from tests.support.accounts import account
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "hinge-and-thunder-42"
-
-
-def account(username: str) -> Client:
-    client = Client()
-    response = client.post(
-        "/accounts/signup/",
-        {"username": username, "password1": PASSWORD, "password2": PASSWORD},
-    )
-    assert response.status_code == 302, response.content
-    return client
 
 
 def make_token(client: Client, name: str = "my program") -> str:

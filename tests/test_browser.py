@@ -18,6 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from game import bots
 from game.engine import Position, Rules
+from tests.support.accounts import PASSWORD
 from tests.support.axe import violations
 from tests.support.servers import (
     ARTIFACTS,
@@ -635,8 +636,6 @@ def test_the_board_s_labels_and_marks_stand_out_from_the_wood(site, new_page, sc
 
 
 # Accounts ----------------------------------------------------------------------------------
-
-PASSWORD = "hinge-and-thunder-42"
 
 
 def sign_up(page, site: Server, username: str) -> None:

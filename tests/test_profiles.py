@@ -15,10 +15,9 @@ from game import play
 from game.engine import Rules
 from players.graph import rating_graph
 from players.models import Rating, RatingChange
+from tests.support.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "hinge-and-thunder-42"
 
 
 def user(username: str):

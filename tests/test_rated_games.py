@@ -17,20 +17,9 @@ from game.grid import Outcome
 from game.models import Game
 from players.models import Rating, RatingChange
 from players.rating import rate
+from tests.support.accounts import PASSWORD, account
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "hinge-and-thunder-42"
-
-
-def account(username: str) -> Client:
-    client = Client()
-    response = client.post(
-        "/accounts/signup/",
-        {"username": username, "password1": PASSWORD, "password2": PASSWORD},
-    )
-    assert response.status_code == 302, response.content
-    return client
 
 
 def rated_game(creator: Client, **fields: str) -> tuple[Game, str]:
