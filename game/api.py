@@ -22,7 +22,7 @@ from django.template import loader
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from game import limits, play, seats
+from game import clocks, limits, play, seats
 from game.grid import Color, MoveError
 from game.kinds import GameKind
 from game.models import Game
@@ -128,6 +128,9 @@ def state(game: Game) -> dict[str, Any]:
         "result": game.result or None,
         "end": game.end,
         "resigned": game.loser or None,
+        "speed": game.speed,
+        "clock": clocks.view(game, clocks.now()),
+        "deadline": game.deadline.isoformat() if game.deadline else None,
         "position": game.position_text,
         "legal": legal,
     }
@@ -138,10 +141,11 @@ def state(game: Game) -> dict[str, Any]:
 
 
 def _game(game_id: str) -> Game:
+    """The game, as it stands now: ended if its time ran out (``play.in_time``)."""
     game = Game.objects.filter(public_id=game_id).first()
     if game is None:
         raise ApiError(404, "there is no such game")
-    return game
+    return play.in_time(game)
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:

@@ -8,4 +8,4 @@ class GameConfig(AppConfig):
     def ready(self) -> None:
         # The listeners of game.hooks: the live streams announce every change, the
         # computer thinks when it is to move. Importing them connects them.
-        from game import computer, live  # noqa: F401
+        from game import computer, live, timekeeper  # noqa: F401

@@ -15,6 +15,9 @@
 - ``computer_to_move``: once a change that leaves the computer to move commits,
   with the game's public id and ply; ``game.computer`` enqueues its reply.
 - ``hint_asked``: once a player's request for a hint commits, the same way.
+- ``deadline_set``: once a change that gives the side to move a deadline commits
+  (``game.clocks``), with the game's public id and the deadline;
+  ``game.timekeeper`` sets a task to end the game then.
 
 The listeners are connected in ``GameConfig.ready`` (``game/apps.py``), so the
 module that plays games never imports the ones that listen, and a new listener
@@ -31,6 +34,7 @@ from django.dispatch import Signal
 
 __all__ = [
     "computer_to_move",
+    "deadline_set",
     "game_changed",
     "game_ending",
     "game_finished",
@@ -43,6 +47,7 @@ game_finished = Signal()  # game, outcome
 game_ending = Signal()  # game, outcome: in the transaction, under the row lock
 computer_to_move = Signal()  # public_id, ply
 hint_asked = Signal()  # public_id, ply
+deadline_set = Signal()  # public_id, deadline
 
 
 def on_commit(signal: Signal, sender: type, using: str | None = None, **kwargs: Any) -> None:

@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.core.management import call_command
+from django.dispatch import Signal
 from django_tasks import task
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -45,6 +46,7 @@ def prune_games(days: int | None = None, now: datetime | None = None) -> int:
         Game.objects.filter(status__in=Game.GOING_ON)
         .exclude(mode=Game.Mode.IMPORTED)
         .filter(updated__lt=cutoff)
+        .exclude(deadline__gt=now or datetime.now(UTC))  # its time is not up: it waits
     )
     count = stale.count()
     stale.delete()
@@ -57,7 +59,11 @@ def prune_empty_games(days: int | None = None, now: datetime | None = None) -> i
     days = settings.EMPTY_GAME_DAYS if days is None else days
     cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
     empty = (
-        Game.objects.filter(moves=None).exclude(mode=Game.Mode.IMPORTED).filter(updated__lt=cutoff)
+        Game.objects.filter(moves=None)
+        .exclude(mode=Game.Mode.IMPORTED)
+        .filter(updated__lt=cutoff)
+        # A correspondence game waiting for its first move within its days is kept.
+        .exclude(deadline__gt=now or datetime.now(UTC))
     )
     count = empty.count()
     empty.delete()
@@ -90,13 +96,21 @@ class Pruned:
     analyses: int
     task_results: int
     counts: int
+    # What the apps listening to ``pruning`` deleted: (what, how many).
+    others: tuple[tuple[str, int], ...] = ()
 
     def __str__(self) -> str:
-        return (
+        said = (
             f"deleted {self.abandoned} abandoned games, {self.empty} games without a move, "
             f"{self.analyses} old analyses, {self.task_results} old task results "
             f"and {self.counts} old rate counts"
         )
+        return "; ".join([said, *(f"{count} {what}" for what, count in self.others)])
+
+
+# Sent by each run of the policy: an app with rows of its own to prune (the lobby's
+# closed challenges) listens, and returns (what, how many it deleted).
+pruning = Signal()
 
 
 def prune_all() -> Pruned:
@@ -107,6 +121,7 @@ def prune_all() -> Pruned:
         analyses=prune_analyses(),
         task_results=prune_task_results(),
         counts=limits.forget_expired(),
+        others=tuple(answer for _, answer in pruning.send(sender=Pruned) if answer),
     )
 
 

@@ -32,12 +32,13 @@ from datetime import UTC, datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connections, transaction
-from django.db.models import QuerySet
+from django.db import close_old_connections, connections, router, transaction
+from django.db.models import F, QuerySet
 from django.dispatch import receiver
+from django.utils import timezone
 
 from game import hooks
-from game.models import Game
+from game.models import Channel, Game
 
 logger = logging.getLogger(__name__)
 
@@ -102,24 +103,49 @@ def _close_connections() -> None:
             connection.close()
 
 
+# A channel's topic is its name after this mark, which no game id holds.
+CHANNEL = "~"
+
+
 def read_changed(since: datetime) -> dict[str, News]:
-    """The news of every game changed since ``since``."""
+    """The news of every game and channel changed since ``since``."""
     rows = Game.objects.filter(updated__gte=since).values_list(
         "public_id", "revision", "ply", "status"
     )
-    return {
+    news = {
         game_id: News(revision, ply, status not in Game.GOING_ON)
         for game_id, revision, ply, status in rows
     }
+    channels = Channel.objects.filter(updated__gte=since).values_list("name", "revision")
+    return news | {CHANNEL + name: News(revision, 0, False) for name, revision in channels}
 
 
-def read_news(game_ids: Iterable[str]) -> dict[str, News]:
-    """The news of each of these games that exists, read from the database."""
-    ids = list(game_ids)
+def read_news(topics: Iterable[str]) -> dict[str, News]:
+    """The news of each of these games and channels that exists, read from the database."""
+    ids, names = [], []
+    for topic in topics:
+        (names if topic.startswith(CHANNEL) else ids).append(topic.removeprefix(CHANNEL))
     found = {}
     for start in range(0, len(ids), _CHUNK):
         found |= _news_of(Game.objects.filter(public_id__in=ids[start : start + _CHUNK]))
+    for start in range(0, len(names), _CHUNK):
+        rows = Channel.objects.filter(name__in=names[start : start + _CHUNK])
+        for name, revision in rows.values_list("name", "revision"):
+            found[CHANNEL + name] = News(revision, 0, False)
     return found
+
+
+def bump(name: str) -> int:
+    """Count a change of channel ``name`` in the current transaction, tell the streams
+    of every process as it commits (as ``announce`` does a game's), and return the
+    channel's new revision."""
+    Channel.objects.get_or_create(name=name)
+    # ``update`` writes no auto_now field by itself: the newsroom on SQLite looks for
+    # what changed by this time.
+    Channel.objects.filter(name=name).update(revision=F("revision") + 1, updated=timezone.now())
+    revision = Channel.objects.filter(name=name).values_list("revision", flat=True).get()
+    _tell(CHANNEL + name, News(revision, 0, False), router.db_for_write(Channel))
+    return revision
 
 
 def _news_of(games: QuerySet[Game]) -> dict[str, News]:
@@ -293,11 +319,14 @@ def announce(sender: type[Game], game: Game, using: str, **kwargs: object) -> No
     """Tell the streams of every process of a change, as its transaction commits: on
     PostgreSQL by ``NOTIFY`` (sent now, delivered at the commit); on SQLite this
     process's newsroom looks at once after the commit, the others at their next look."""
+    _tell(game.public_id, News.of(game), using)
+
+
+def _tell(topic: str, news: News, using: str) -> None:
     connection = connections[using]
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            payload = News.of(game).payload(game.public_id)
-            cursor.execute("SELECT pg_notify(%s, %s)", [NEWS_CHANNEL, payload])
+            cursor.execute("SELECT pg_notify(%s, %s)", [NEWS_CHANNEL, news.payload(topic)])
     room = _newsroom
     if room is not None:
         transaction.on_commit(room.nudge, using=using)

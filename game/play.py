@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.signing import salted_hmac
@@ -19,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from game import hooks
+from game import clocks, hooks
 from game.grid import Color, Outcome
 from game.kinds import GamePosition
 from game.models import Game, Move, Seat, new_seat_token
@@ -119,15 +120,57 @@ def finish(game: Game, outcome: Outcome) -> list[str]:
     """
     if game.is_over:
         raise GameFinished("the game is over")
-    ends = {Game.Status.RESIGNED, *game.game_kind.ends}
-    if outcome.reason not in ends or outcome.result not in Game.Result.values:
+    ends = {*Game.OTHER_ENDS, *game.game_kind.ends}
+    results = [""] if outcome.reason == Game.Status.ABORTED else Game.Result.values
+    if outcome.reason not in ends or outcome.result not in results:
         raise ValueError(f"a game cannot end with {outcome.result!r} because {outcome.reason!r}")
+    stopped = clocks.stopped(game, clocks.now())
     game.status = outcome.reason
     game.result = outcome.result
     game.turn = ""
     hooks.game_ending.send(sender=Game, game=game, outcome=outcome)
     hooks.on_commit(hooks.game_finished, sender=Game, game=game, outcome=outcome)
-    return ["status", "result", "turn"]
+    return ["status", "result", "turn", *stopped]
+
+
+def out_of_time(game: Game) -> bool:
+    """End ``game`` if its side to move has run out of time (``clocks.expired``) and
+    save it: under the row lock, in a transaction that must commit for the end to
+    stand, so the caller returns before raising. Whether it ended."""
+    outcome = clocks.expired(game, clocks.now())
+    if outcome is None:
+        return False
+    game.save_change(*finish(game, outcome))
+    return True
+
+
+def expire(public_id: str) -> Game | None:
+    """End the game if its side to move has run out of time; the game if it ended now.
+    Anyone asking about a game whose deadline has passed calls it, and so does the
+    task set for each deadline (``game.timekeeper``): whichever comes first ends it,
+    the other finds it over."""
+    with transaction.atomic():
+        game = Game.objects.locked(public_id)
+        if game is None or not out_of_time(game):
+            return None
+    return game
+
+
+def in_time(game: Game) -> Game:
+    """``game`` as it stands now: if its deadline has passed, ended and read again.
+    What pages and the API call before they show a game."""
+    if game.deadline is not None and clocks.now() >= game.deadline and not game.is_over:
+        ended = expire(game.public_id)
+        if ended is not None:
+            return ended
+        game.refresh_from_db()
+    return game
+
+
+def _time_ran_out(game: Game) -> GameFinished:
+    if game.status == Game.Status.ABORTED:
+        return GameFinished("the game was aborted: a side made no first move in time")
+    return GameFinished(f"{Color(game.result).opponent.value} ran out of time: the game is over")
 
 
 def create_game(
@@ -140,6 +183,7 @@ def create_game(
     moves: Sequence[str] = (),
     user: Any = None,
     rated: bool = False,
+    clock: Game | None = None,
 ) -> tuple[Game, dict[str, str]]:
     """Start a game of the kind whose options ``rules`` are; return it and the seat
     tokens of its creator, by colour. ``user`` is the creator's account, if they are
@@ -172,6 +216,9 @@ def create_game(
     if position.is_over:
         raise GameFinished("the game is over in that position: there is nothing to play")
     game.rated = rated
+    if clock is not None and mode == Game.Mode.FRIEND:
+        # A rematch keeps its game's time control; its clocks start as the friend joins.
+        clocks.set_up(game, clock.speed, clock.clock_initial, clock.clock_increment, clock.days)
     colors = [c.value for c in Color] if mode == Game.Mode.HOTSEAT else [creator]
     tokens = {color: new_seat_token() for color in colors}
     game.rematch_of = rematch_of
@@ -187,12 +234,60 @@ def create_game(
     return game, tokens
 
 
+@dataclass(frozen=True)
+class Person:
+    """One side of a game two people agreed on (``lobby``): the hash of the seat token
+    its browser or program holds, and its account or guest name."""
+
+    token_hash: str
+    user: Any = None
+    guest_name: str = ""
+
+
+def create_match(
+    rules: Options,
+    people: Mapping[str, Person],
+    rated: bool = False,
+    speed: str = Game.Speed.UNLIMITED,
+    initial: int = 0,
+    increment: int = 0,
+    days: int = 0,
+) -> Game:
+    """Start a game between two people, by colour, from the empty board: a challenge
+    accepted in the lobby. It starts at once, its time control's clock with it; a
+    ``rated`` game is between two accounts."""
+    if set(people) != {color.value for color in Color}:
+        raise ValueError("a match has a person for each side")
+    if rated and any(person.user is None for person in people.values()):
+        raise PlayError("a rated game is between two accounts: log in or sign up to play one")
+    game, _ = _new_game(Game.Mode.FRIEND, rules, None, ())
+    game.rated = rated
+    game.status = Game.Status.ACTIVE
+    clocks.set_up(game, speed, initial, increment, days)
+    clocks.turn_begins(game, clocks.now())
+    with transaction.atomic():
+        game.save()
+        seats = [
+            Seat(
+                game=game,
+                color=color,
+                token_hash=person.token_hash,
+                user=person.user,
+                guest_name=person.guest_name,
+            )
+            for color, person in people.items()
+        ]
+        game.took_seats(Seat.objects.bulk_create(seats), new=True)
+        _timed(game)
+    return game
+
+
 def import_game(
     rules: Options,
     start: GamePosition,
     moves: Sequence[str],
     result: str = "",
-    end: str = "",  # pragma: no mutate (only "resigned" is read: any other is no end)
+    end: str = "",  # pragma: no mutate (only the ends outside the rules are read)
     tags: Mapping[str, str] | None = None,
 ) -> Game:
     """Save a record read by ``game.records`` as a game to replay: nobody holds its
@@ -202,8 +297,8 @@ def import_game(
     game.took_seats((), new=True)  # nobody holds an imported game's seats
     with transaction.atomic():
         outcome = position.outcome()
-        if outcome is None and end == Game.Status.RESIGNED:
-            outcome = Outcome(result, Game.Status.RESIGNED)
+        if outcome is None and end in Game.OTHER_ENDS:
+            outcome = Outcome(result, end)
         if outcome is not None:
             finish(game, outcome)
         game.save()
@@ -239,6 +334,15 @@ def _log(game: Game, played: Sequence) -> None:
         Move(game=game, ply=ply, notation=move.text, color=move.color)
         for ply, move in enumerate(played, start=first)
     )
+
+
+def _timed(game: Game) -> None:
+    """Have the game ended at its deadline should nobody ask about it by then: once the
+    change that set it commits, ``game.timekeeper`` sets a task for it."""
+    if game.deadline is not None and not game.is_over:
+        hooks.on_commit(
+            hooks.deadline_set, sender=Game, public_id=game.public_id, deadline=game.deadline
+        )
 
 
 def _computer_replies(game: Game) -> None:
@@ -291,7 +395,8 @@ def join(
         seat.save()
         game.took_seats([seat])
         game.status = Game.Status.ACTIVE
-        game.save_change("status")
+        game.save_change("status", *clocks.turn_begins(game, clocks.now()))
+        _timed(game)
     return game, color, token
 
 
@@ -349,18 +454,27 @@ def make_move(
     """
     with transaction.atomic():
         game = _locked(public_id)
-        _check_turn(game, tokens, "move")
-        if expected_ply not in (None, "") and str(expected_ply) != str(game.ply):
-            raise StaleMove("the board changed since you saw it: look again and choose anew")
-        if seen and seen != game.position_text:
-            raise StaleMove("the board changed since you saw it: look again and choose anew")
-        # The cached position is rewritten with every move in the same transaction
-        # (tests check it always equals a replay of the log), so it can stand in for
-        # the replay here, under the row lock.
-        # history=None reads the cached text as well: it is only tested for truth.
-        cached = game.position(history=False)  # pragma: no mutate
-        _record(game, cached.play(text))
+        ran_out = out_of_time(game)
+        if not ran_out:
+            _play(game, tokens, text, expected_ply, seen)
+    if ran_out:
+        raise _time_ran_out(game)
     return game
+
+
+def _play(game: Game, tokens: Tokens, text: str, expected_ply: int | str | None, seen: str) -> None:
+    """``make_move``'s work, under the row lock, once the side to move has time left."""
+    _check_turn(game, tokens, "move")
+    if expected_ply not in (None, "") and str(expected_ply) != str(game.ply):
+        raise StaleMove("the board changed since you saw it: look again and choose anew")
+    if seen and seen != game.position_text:
+        raise StaleMove("the board changed since you saw it: look again and choose anew")
+    # The cached position is rewritten with every move in the same transaction
+    # (tests check it always equals a replay of the log), so it can stand in for
+    # the replay here, under the row lock.
+    # history=None reads the cached text as well: it is only tested for truth.
+    cached = game.position(history=False)  # pragma: no mutate
+    _record(game, cached.play(text))
 
 
 def computer_move(public_id: str, ply: int, text: str, seen: str = "") -> Game | None:
@@ -393,7 +507,10 @@ def _record(game: Game, position: GamePosition) -> None:
     """
     position = game.game_kind.settle(position)
     played = position.history
-    changed = game.cache_position(position, [move.text for move in played])
+    now = clocks.now()
+    charged = clocks.charge(game, now)
+    changed = [*charged, *game.cache_position(position, [move.text for move in played])]
+    changed += clocks.turn_begins(game, now)
     try:
         _log(game, played)
     except IntegrityError:
@@ -404,6 +521,7 @@ def _record(game: Game, position: GamePosition) -> None:
         game.takeback_by = ""
         changed.append("takeback_by")
     game.save_change(*changed)
+    _timed(game)
     _computer_replies(game)
 
 
@@ -498,7 +616,9 @@ def _rewind(game: Game, ply: int) -> None:
     game.ply, game.record_text = 0, ""  # the cache is rewritten from the start
     changed = game.cache_position(position, position.record)
     game.hint_ply, game.hint, game.takeback_by = None, "", ""
+    changed += clocks.turn_begins(game, clocks.now())
     game.save_change(*changed, "hint_ply", "hint", "takeback_by")
+    _timed(game)
     _computer_replies(game)
 
 
@@ -536,16 +656,20 @@ def resign(public_id: str, tokens: Tokens) -> Game:
     """End the game in the opponent's favour. In hot-seat the side to move resigns."""
     with transaction.atomic():
         game = _locked(public_id)
-        if game.is_over:
+        ran_out = out_of_time(game)
+        if game.is_over and not ran_out:
             raise GameFinished("the game is over")
         seated = seated_colors(game, tokens)
         if not seated:
             raise NotSeated("you are watching this game: only its players can resign")
         if game.status == Game.Status.WAITING:
             raise NotStarted("the game has not started: nobody has joined to win it")
-        loser = game.turn if len(seated) == 2 else seated.pop()
-        winner = Color(loser).opponent.value
-        game.save_change(*finish(game, Outcome(winner, Game.Status.RESIGNED)))
+        if not ran_out:
+            loser = game.turn if len(seated) == 2 else seated.pop()
+            winner = Color(loser).opponent.value
+            game.save_change(*finish(game, Outcome(winner, Game.Status.RESIGNED)))
+    if ran_out:
+        raise _time_ran_out(game)
     return game
 
 
@@ -582,6 +706,7 @@ def rematch(public_id: str, tokens: Tokens) -> tuple[Game, dict[str, str]]:
                 creator=Color(color).opponent.value,
                 rematch_of=game,
                 level=game.level_of(Color(color).opponent),
+                clock=game,
             )
         game.save_change()
     return new, new_tokens

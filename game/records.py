@@ -56,6 +56,11 @@ MAX_PLIES = 500
 
 RESULTS = ("dark", "light", "tie")
 RESIGNED = "resigned"
+# Ends outside the rules: a resignation or a timeout has a winner; an abort none.
+TIMEOUT = "timeout"
+ABORTED = "aborted"
+WON_OUTSIDE_RULES = (RESIGNED, TIMEOUT)
+_HOW = {RESIGNED: "by resignation", TIMEOUT: "by timeout", ABORTED: "by an abort"}
 # Tags the reader makes from the start and the end, after the options' own.
 GAME_TAGS = ("Position", "Result", "End")
 
@@ -135,14 +140,14 @@ def _ending(kind: GameKind, position: GamePosition, result: str, end: str) -> tu
     """The result and end a record's last position allows, or ``RecordError``."""
     if result not in ("", *RESULTS):
         raise RecordError(f"result: {result!r} is not dark, light, tie or *")
-    ends = (*kind.ends, RESIGNED)
+    ends = (*kind.ends, *WON_OUTSIDE_RULES, ABORTED)
     if end not in ("", *ends):
-        raise RecordError(f"end: {end!r} is not {' or '.join(ends)}")
+        raise RecordError(f"end: {end!r} is not {', '.join(ends[:-1])} or {ends[-1]}")
     outcome = position.outcome()
     if outcome is not None:
-        if end == RESIGNED:
+        if end in (*WON_OUTSIDE_RULES, ABORTED):
             words = kind.ends[outcome.reason]
-            raise RecordError(f"the game cannot end by resignation: {words[:1].lower()}{words[1:]}")
+            raise RecordError(f"the game cannot end {_HOW[end]}: {words[:1].lower()}{words[1:]}")
         if result and result != outcome.result:
             raise RecordError(
                 f"the result says {result}, but the moves end the game: {outcome.result}"
@@ -150,10 +155,14 @@ def _ending(kind: GameKind, position: GamePosition, result: str, end: str) -> tu
         return outcome.result, outcome.reason
     if end in kind.ends:
         raise RecordError("the game did not end: after the last move there are moves to play")
-    if end == RESIGNED:
+    if end in WON_OUTSIDE_RULES:
         if result not in ("dark", "light"):
-            raise RecordError("a game ended by resignation has a winner: dark or light")
+            raise RecordError(f"a game ended {_HOW[end]} has a winner: dark or light")
         return result, end
+    if end == ABORTED:
+        if result:
+            raise RecordError("an aborted game has no result: say *")
+        return "", end
     if result:
         raise RecordError(f"the result says {result}, but the game goes on: say how it ended")
     return "", ""

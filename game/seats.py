@@ -114,6 +114,12 @@ def name_guest(request: HttpRequest, name: str) -> int:
     return named
 
 
+def list_game(owner: str, game: Game, colors) -> None:
+    """Put ``game`` in ``owner``'s list of games (``owner_key``), with the seats
+    ``colors`` it holds: a game two people agreed on in the lobby is in both lists."""
+    _list(owner, game, colors)
+
+
 def _list(owner: str, game: Game, colors) -> None:
     """Put ``game`` in ``owner``'s list of games, with the seats ``colors`` it holds."""
     entry, _ = BrowserGame.objects.get_or_create(browser=owner, game=game)

@@ -299,6 +299,9 @@ def test_the_state_is_the_page_contracts_json(client):
         "result": None,
         "end": None,
         "resigned": None,
+        "speed": "unlimited",
+        "clock": None,
+        "deadline": None,
         "position": position.to_text(),
         "legal": [str(move) for move in position.legal_moves()],
     }

@@ -117,7 +117,7 @@ def test_the_daily_run_says_what_the_policy_deleted():
     said = housekeeping.daily.call()
     assert said == (
         "deleted 0 abandoned games, 1 games without a move, 0 old analyses, "
-        "0 old task results and 0 old rate counts"
+        "0 old task results and 0 old rate counts; 0 closed challenges"
     )
 
 

@@ -178,6 +178,8 @@ def test_a_game_may_be_in_play_or_end_in_any_way_its_kind_knows():
         "waiting": "Waiting for a player",
         "active": "In play",
         "resigned": "Resigned",
+        "timeout": "Out of time",
+        "aborted": "Aborted",
         **ENDS,
     }
     assert "no-moves" in choices

@@ -189,7 +189,7 @@ def test_unknown_tags_are_kept_in_order():
         ("D4 E4 Dark:\n0, Light: 0", "ply 3 (dark's move 2): 'Dark:' is not a move"),
         ('[Result "dark"]\nD4', "the result says dark, but the game goes on: say how it ended"),
         ('[Result "purple"]\nD4', "result: 'purple' is not dark, light, tie or *"),
-        ('[End "purple"]\nD4', "end: 'purple' is not no-moves or resigned"),
+        ('[End "purple"]\nD4', "end: 'purple' is not no-moves, resigned, timeout or aborted"),
         (
             '[End "no-moves"]\nD4',
             "the game did not end: after the last move there are moves to play",

@@ -275,6 +275,10 @@ def why(outcome: Outcome) -> str:
     """Why a game ended, in words: "Light resigned", "Neither side can move"."""
     if outcome.reason == "resigned":
         return f"{Color(outcome.result).opponent.value.capitalize()} resigned"
+    if outcome.reason == "timeout":
+        return f"{Color(outcome.result).opponent.value.capitalize()} ran out of time"
+    if outcome.reason == "aborted":
+        return "Aborted: a side made no first move in time"
     return ENDS[outcome.reason]
 
 
@@ -314,6 +318,8 @@ class Status:
         if self.outcome is None:
             return ""
         result = self.outcome.result
+        if not result:
+            return "Nobody wins"
         return "Tie" if result == "tie" else f"{result.capitalize()} wins"
 
 
@@ -332,7 +338,7 @@ def describe(
     turn = "" if outcome else position.turn.value
     if outcome is not None:
         winner = "a tie" if outcome.result == "tie" else f"{outcome.result} wins"
-        headline = f"{why(outcome)}: {winner}"
+        headline = f"{why(outcome)}: {winner}" if outcome.result else why(outcome)
     elif waiting:
         headline = "Waiting for your friend to join" if seated else "Waiting for a second player"
     elif turn in seated and len(seated) == 1:

@@ -75,7 +75,9 @@ def render_game(
     seen: int | None = None,
 ) -> HttpResponse:
     """The game page, or just its live part for an htmx request; ``ply`` shows an
-    earlier moment of it."""
+    earlier moment of it. A game whose side to move has run out of time is shown ended
+    (``play.in_time``): the end was due, whoever sees it first."""
+    game = play.in_time(game)
     context = {
         "page": game_page(request, game, stone=stone, error=error, ply=ply, seen=seen),
         "refresh_seconds": REFRESH_SECONDS,
