@@ -1,0 +1,298 @@
+"""Every action on a challenge, one transaction each; views and the API call these.
+
+A challenge's changes are counted on the lobby's channel (``game.live.bump``): each
+open lobby page hears of them and asks for what changed since the revision it shows
+(``lobby.live``). Changes that concern one account (a challenge to it, its
+challenge accepted or declined) are counted on that account's channel too, which
+its lobby page and a program's event stream listen to.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from game import clocks, live, play, seats
+from game.grid import Color
+from game.models import Game, hash_token, new_seat_token
+from game.options import Options
+from game.registry import kind_of
+from lobby import signals
+from lobby.models import Challenge
+from players.models import Rating
+
+LOBBY = "lobby"
+DEFAULT_RATING = 1000.0
+
+
+def user_channel(user_id: int) -> str:
+    """The channel of one account's news: challenges to it, its challenges' fate."""
+    return f"user:{user_id}"
+
+
+class ChallengeError(play.PlayError):
+    """A challenge refused for a reason the player should read; nothing changed."""
+
+
+class ChallengeGone(ChallengeError):
+    """Accepted by someone else, cancelled or withdrawn already."""
+
+    status = 409
+
+
+class NoSuchChallenge(ChallengeError):
+    status = 404
+
+
+@dataclass(frozen=True)
+class Who:
+    """Whoever acts: an account, or a guest known by the key of "My games"."""
+
+    owner: str
+    user: Any = None
+    guest_name: str = ""
+
+    @property
+    def is_account(self) -> bool:
+        return self.user is not None
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a challenge offers."""
+
+    rules: Options
+    speed: str
+    color: str = Challenge.Color.RANDOM
+    rated: bool = False
+    initial: int = 0
+    increment: int = 0
+    days: int = 0
+    rating_min: int | None = None
+    rating_max: int | None = None
+
+
+def rating_of(user: Any, family: str) -> float:
+    """``user``'s rating in ``family``: the starting one until they play a rated game."""
+    rating = Rating.objects.filter(user=user, family=family).values_list("value", flat=True)
+    return next(iter(rating), DEFAULT_RATING)
+
+
+def _changed(challenge: Challenge, *users: Any) -> None:
+    """Count a change of ``challenge`` on the lobby's channel (and the channels of
+    ``users``, the accounts it concerns), in the current transaction."""
+    challenge.revision = live.bump(LOBBY)
+    for user in users:
+        if user is not None:
+            live.bump(user_channel(user.pk))
+
+
+def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]:
+    """Post a challenge; return it and the seat token its creator holds for the game it
+    becomes (the browser keeps it until then, ``lobby.views``). Refused when it asks
+    what its creator may not: a rated game as a guest, more open challenges than
+    ``LOBBY_OPEN_CHALLENGES``, a challenge to oneself."""
+    if terms.rated and not who.is_account:
+        raise ChallengeError("a rated game is between accounts: log in or sign up to offer one")
+    if to_user is not None and not who.is_account:
+        raise ChallengeError("log in or sign up to challenge a player by name")
+    if to_user is not None and who.user.pk == to_user.pk:
+        raise ChallengeError("you cannot challenge yourself")
+    if (terms.rating_min is not None or terms.rating_max is not None) and not terms.rated:
+        raise ChallengeError("a rating range is for rated challenges")
+    if terms.speed == Game.Speed.LIVE and terms.initial <= 0:
+        raise ChallengeError("a live game needs some time on its clocks")
+    token = new_seat_token()
+    limit = settings.LOBBY_OPEN_CHALLENGES
+    with transaction.atomic():
+        mine = Challenge.objects.select_for_update().filter(owner=who.owner, status="open")
+        if len(mine.values_list("pk", flat=True)) >= limit:
+            raise ChallengeError(
+                f"you have {limit} open challenges already: cancel one to post another"
+            )
+        kind = kind_of(terms.rules)
+        challenge = Challenge(
+            kind=kind.name,
+            options=terms.rules.to_mapping(),
+            color=terms.color,
+            rated=terms.rated,
+            speed=terms.speed,
+            initial=terms.initial if terms.speed == Game.Speed.LIVE else 0,
+            increment=terms.increment if terms.speed == Game.Speed.LIVE else 0,
+            days=terms.days if terms.speed == Game.Speed.CORRESPONDENCE else 0,
+            rating_min=terms.rating_min,
+            rating_max=terms.rating_max,
+            creator=who.user,
+            owner=who.owner,
+            creator_name="" if who.is_account else who.guest_name,
+            creator_rating=None,
+            token_hash=hash_token(token),
+            to_user=to_user,
+            seen=timezone.now(),
+        )
+        if who.is_account:
+            challenge.creator_rating = rating_of(who.user, challenge.rating_family)
+        _changed(challenge, who.user, to_user)
+        challenge.save()
+        transaction.on_commit(lambda: signals.challenge_made.send(Challenge, challenge=challenge))
+    return challenge, token
+
+
+def _open(public_id: str) -> Challenge:
+    """The challenge, its row locked for the transaction; raise if it is not open."""
+    challenge = (
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("creator", "to_user")
+        .filter(public_id=public_id)
+        .first()
+    )
+    if challenge is None:
+        raise NoSuchChallenge("there is no such challenge")
+    if not challenge.is_open:
+        words = {
+            "accepted": "someone accepted it first",
+            "cancelled": "its creator cancelled it",
+            "declined": "it was declined",
+            "withdrawn": "its creator left the lobby",
+        }
+        raise ChallengeGone(f"this challenge is no longer open: {words[challenge.status]}")
+    return challenge
+
+
+def refusal(challenge: Challenge, who: Who) -> str:
+    """Why ``who`` may not accept ``challenge``, or "" when they may."""
+    if challenge.owner == who.owner:
+        return "this is your own challenge: wait for someone to accept it"
+    if challenge.to_user_id is not None and (
+        not who.is_account or who.user.pk != challenge.to_user_id
+    ):
+        return "this challenge is for another player"
+    if challenge.rated and not who.is_account:
+        return "a rated game is between accounts: log in or sign up to accept it"
+    if challenge.rating_min is not None or challenge.rating_max is not None:
+        if not who.is_account:
+            return "this challenge is for accounts in a rating range: log in to accept it"
+        rating = rating_of(who.user, challenge.rating_family)
+        low, high = challenge.rating_min, challenge.rating_max
+        if (low is not None and rating < low) or (high is not None and rating > high):
+            bounds = f"{low if low is not None else 0}–{high if high is not None else '…'}"
+            return f"this challenge is for ratings {bounds}; yours is {rating:.0f}"
+    return ""
+
+
+def accept(public_id: str, who: Who) -> tuple[Challenge, Game, dict[str, str]]:
+    """Accept an open challenge: the game starts at once. Return the challenge, the
+    game and the seat token of the one who accepted, by colour."""
+    token = new_seat_token()
+    with transaction.atomic():
+        challenge = _open(public_id)
+        if why := refusal(challenge, who):
+            raise ChallengeError(why)
+        color = challenge.color
+        if color == Challenge.Color.RANDOM:
+            color = random.SystemRandom().choice([c.value for c in Color])
+        theirs = Color(color).opponent.value
+        people = {
+            color: play.Person(challenge.token_hash, challenge.creator, challenge.creator_name),
+            theirs: play.Person(hash_token(token), who.user, "" if who.user else who.guest_name),
+        }
+        game = play.create_match(
+            challenge.rules,
+            people,
+            rated=challenge.rated,
+            speed=challenge.speed,
+            initial=challenge.initial,
+            increment=challenge.increment,
+            days=challenge.days,
+        )
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.game = game
+        _changed(challenge, challenge.creator, who.user)
+        challenge.save(update_fields=["status", "game", "revision", "updated"])
+        # Both players' lists of games hold it, whoever goes to the game first.
+        seats.list_game(challenge.owner, game, [color])
+        seats.list_game(who.owner, game, [theirs])
+        transaction.on_commit(
+            lambda: signals.challenge_accepted.send(Challenge, challenge=challenge, game=game)
+        )
+    return challenge, game, {theirs: token}
+
+
+def cancel(public_id: str, who: Who) -> Challenge:
+    """The creator takes back an open challenge."""
+    with transaction.atomic():
+        challenge = _open(public_id)
+        if challenge.owner != who.owner:
+            raise play.NotSeated("only the player who posted this challenge can cancel it")
+        challenge.status = Challenge.Status.CANCELLED
+        _changed(challenge, challenge.creator, challenge.to_user)
+        challenge.save(update_fields=["status", "revision", "updated"])
+    return challenge
+
+
+def decline(public_id: str, who: Who) -> Challenge:
+    """The named player says no to a challenge to them."""
+    with transaction.atomic():
+        challenge = _open(public_id)
+        if challenge.to_user_id is None or not who.is_account:
+            raise play.NotSeated("only the player this challenge is for can decline it")
+        if who.user.pk != challenge.to_user_id:
+            raise play.NotSeated("only the player this challenge is for can decline it")
+        challenge.status = Challenge.Status.DECLINED
+        _changed(challenge, challenge.creator, challenge.to_user)
+        challenge.save(update_fields=["status", "revision", "updated"])
+        transaction.on_commit(
+            lambda: signals.challenge_declined.send(Challenge, challenge=challenge)
+        )
+    return challenge
+
+
+# A guest's live challenge stands while its creator's lobby page is open: the page
+# says so (``seen``) at least this often, and is taken as gone after ``GONE``.
+SEEN_EVERY = timedelta(seconds=20)
+GONE = timedelta(seconds=60)
+
+
+def seen(owner: str) -> int:
+    """The guest ``owner``'s lobby page is open: its live challenges stand; how many."""
+    return Challenge.objects.filter(
+        owner=owner, status="open", creator=None, speed=Game.Speed.LIVE
+    ).update(seen=timezone.now())
+
+
+def withdraw_if_gone(public_id: str) -> timedelta | None:
+    """Withdraw a guest's live challenge whose lobby page has gone ``GONE``; if it is
+    still there, how long until it should be looked at again (None: nothing to do)."""
+    with transaction.atomic():
+        challenge = Challenge.objects.select_for_update().filter(public_id=public_id).first()
+        if challenge is None or not challenge.is_open or challenge.creator_id is not None:
+            return None
+        if challenge.speed != Game.Speed.LIVE:
+            return None
+        now = timezone.now()
+        last = challenge.seen or challenge.created
+        if now - last < GONE:
+            return last + GONE - now + timedelta(seconds=1)
+        challenge.status = Challenge.Status.WITHDRAWN
+        _changed(challenge)
+        challenge.save(update_fields=["status", "revision", "updated"])
+    return None
+
+
+def open_challenges(limit: int = 200):
+    """The lobby's open challenges, newest first (those to a named player are not)."""
+    return (
+        Challenge.objects.filter(status="open", to_user=None)
+        .select_related("creator", "creator__account")
+        .order_by("-revision")[:limit]
+    )
+
+
+def clock_terms(challenge: Challenge) -> str:
+    return clocks.describe(challenge.speed, challenge.initial, challenge.increment, challenge.days)
