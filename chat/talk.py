@@ -1,0 +1,276 @@
+"""Chat in games between people: saying something, switching the opponent's chat
+off, reporting a message, and what one viewer's chat box shows.
+
+Each change is one transaction under the game's row lock, and advances the game's
+revision (``Game.save_change``): the pages watching the game redraw, as they do for
+a move, so a message needs no stream of its own. A refusal raises a ``PlayError``
+with words for the sender, and changes nothing.
+
+Players talk in the players' room; anyone else watching talks in the watchers'
+room, which the players never see, when the site allows it (``WATCHER_CHAT``).
+Free text is for accounts; guests have the quick messages.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from chat.models import Message, Mute
+from game import play
+from game.models import Game
+
+QUICK = ("Good luck", "Well played", "Thanks", "Rematch?")
+MAX_LENGTH = 200
+# The newest messages a page shows: a long game's chat stays a small query.
+SHOWN = 100
+# Bidirectional overrides make a message read otherwise than it was written.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+PLAYERS = Message.Room.PLAYERS
+WATCHERS = Message.Room.WATCHERS
+
+
+class NoChat(play.PlayError):
+    """The game is not between people (hot-seat, the computer, an imported record)."""
+
+    status = 404
+
+
+class ChatClosed(play.PlayError):
+    """The viewer may read the game but not talk in it."""
+
+    status = 403
+
+
+class MessageNotFound(play.PlayError):
+    status = 404
+
+
+def say(
+    public_id: str,
+    tokens: play.Tokens,
+    user=None,
+    *,
+    text: str = "",
+    quick: str = "",
+    name: str = "",
+) -> Game:
+    """Post ``quick`` (one of ``QUICK``) or else ``text`` (accounts only) in the room
+    of the one the tokens and ``user`` make the sender; ``name`` is a guest's chosen
+    name. Returns the game, its revision advanced."""
+    with transaction.atomic():
+        game = _chat_game(public_id)
+        seated = play.seated_colors(game, tokens)
+        room, color = _room_of(game, seated)
+        words = _words(text, quick, user)
+        Message.objects.create(
+            game=game,
+            room=room,
+            color=color,
+            user=user,
+            name=_name(user, name, room),
+            text=words,
+            quick=bool(quick),
+        )
+        game.save_change()
+    return game
+
+
+def mute(public_id: str, tokens: play.Tokens, on: bool) -> Game:
+    """Switch the opponent's chat off (``on``) or back on, for this player in this game."""
+    with transaction.atomic():
+        game = _chat_game(public_id)
+        color = _player(game, tokens)
+        muted = Mute.objects.filter(game=game, color=color)
+        if on and not muted.exists():
+            Mute.objects.create(game=game, color=color)
+            game.save_change()
+        elif not on and muted.delete()[0]:
+            game.save_change()
+    return game
+
+
+def report(message_id: int, public_id: str, tokens: play.Tokens) -> Game:
+    """Mark the opponent's message for the operator (the admin lists reported ones).
+    Reporting it again changes nothing."""
+    with transaction.atomic():
+        game = _chat_game(public_id)
+        color = _player(game, tokens)
+        message = Message.objects.filter(pk=message_id, game=game).first()
+        if message is None:
+            raise MessageNotFound("there is no such message in this game")
+        if message.room != PLAYERS or message.color in ("", color):
+            raise play.PlayError("you can report only your opponent's messages")
+        if message.reported_at is None:
+            message.reported_at = timezone.now()
+            message.reported_by_color = color
+            message.save(update_fields=["reported_at", "reported_by_color"])
+    return game
+
+
+def clean(text: str) -> str:
+    """The words of a message: line breaks and runs of spaces made one space, the ends
+    trimmed. Raises ``PlayError`` for an empty or too long message, or one holding
+    control characters."""
+    words = " ".join(text.split())
+    if not words:
+        raise play.PlayError("write something first")
+    if len(words) > MAX_LENGTH:
+        raise play.PlayError(
+            f"a message is at most {MAX_LENGTH} characters: this one has {len(words)}"
+        )
+    if any(unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS for c in words):
+        raise play.PlayError("a message cannot hold control characters")
+    return words
+
+
+def _words(text: str, quick: str, user) -> str:
+    """What is said: a quick message (anyone) or free text (accounts only)."""
+    if quick:
+        if quick not in QUICK:
+            raise play.PlayError(
+                f"{quick[:20]!r} is not a quick message: choose {', '.join(QUICK)}"
+            )
+        return quick
+    if user is None:
+        raise play.PlayError("guests can send the quick messages only: log in to write your own")
+    return clean(text)
+
+
+def _chat_game(public_id: str) -> Game:
+    """The game, its row locked; ``NoChat`` unless it is between people."""
+    game = Game.objects.locked(public_id)
+    if game is None:
+        raise play.GameNotFound("there is no such game")
+    if game.mode != Game.Mode.FRIEND:
+        raise NoChat("this game has no chat: chat is for games between people")
+    return game
+
+
+def _room_of(game: Game, seated: set[str]) -> tuple[str, str]:
+    """Where the sender talks, and as which side: a player in the players' room (even
+    once the game is over, to say "Well played"), a watcher in the watchers' room."""
+    if len(seated) == 1:
+        return PLAYERS, next(iter(seated))
+    if seated:
+        raise play.PlayError("you hold both seats: there is nobody to talk to")
+    if not settings.WATCHER_CHAT:
+        raise ChatClosed("watchers cannot chat on this site")
+    if game.is_over:
+        raise ChatClosed("the game is over: its watchers' chat is closed")
+    return WATCHERS, ""
+
+
+def _player(game: Game, tokens: play.Tokens) -> str:
+    """The side the tokens hold; ``NotSeated`` for a watcher."""
+    seated = play.seated_colors(game, tokens)
+    if len(seated) != 1:
+        raise play.NotSeated("only a player of this game can do that")
+    return next(iter(seated))
+
+
+def _name(user, guest_name: str, room: str) -> str:
+    """The sender's name as the message keeps it."""
+    if user is not None:
+        return user.get_username()
+    if guest_name:
+        return f"{guest_name} (guest)"
+    return "Guest" if room == PLAYERS else "Watcher"
+
+
+# What a page shows --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One message as one viewer sees it."""
+
+    id: int
+    name: str
+    text: str
+    color: str
+    quick: bool
+    mine: bool
+    reportable: bool  # the viewer plays, and it is the opponent's
+    reported: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A viewer's chat box: the room shown, its newest lines, and what the viewer may do."""
+
+    room: str
+    lines: tuple[Line, ...]
+    player: str  # the viewer's side, "" for a watcher
+    can_say: bool  # quick messages
+    can_write: bool  # free text too (an account)
+    muted: bool  # the viewer switched the opponent's chat off
+
+    @property
+    def quick(self) -> tuple[str, ...]:
+        return QUICK
+
+    @property
+    def max_length(self) -> int:
+        return MAX_LENGTH
+
+
+def box(game: Game, seated: frozenset[str], user=None, *, reviewing: bool = False) -> Box | None:
+    """The chat box of ``game`` for a viewer holding the ``seated`` sides, ``user``
+    their account; None where it has none. A finished game shows everyone the
+    players' room; looking back at a moment shows it without forms."""
+    if game.mode != Game.Mode.FRIEND:
+        return None
+    player = next(iter(seated)) if len(seated) == 1 else ""
+    if player or game.is_over:
+        room = PLAYERS
+        can_say = bool(player)
+    elif settings.WATCHER_CHAT:
+        room, can_say = WATCHERS, True
+    else:
+        return None
+    can_say = can_say and not reviewing
+    muted = bool(player) and Mute.objects.filter(game=game, color=player).exists()
+    return Box(
+        room=room,
+        lines=_lines(game, room, player, user, muted),
+        player=player,
+        can_say=can_say,
+        can_write=can_say and user is not None,
+        muted=muted,
+    )
+
+
+def _lines(game: Game, room: str, player: str, user, muted: bool) -> tuple[Line, ...]:
+    """The room's newest messages, oldest first; the opponent's left out if muted."""
+    messages = Message.objects.filter(game=game, room=room)
+    if muted:
+        messages = messages.exclude(color=_opponent(player))
+    fields = ("id", "name", "text", "color", "quick", "user_id", "reported_at")
+    newest = list(messages.order_by("-id").values_list(*fields)[:SHOWN])
+    user_id = user.pk if user is not None else None
+    lines = []
+    for pk, name, text, color, quick, sender, reported_at in reversed(newest):
+        mine = color == player if player else (user_id is not None and sender == user_id)
+        lines.append(
+            Line(
+                id=pk,
+                name=name,
+                text=text,
+                color=color,
+                quick=quick,
+                mine=mine,
+                reportable=bool(player) and color == _opponent(player),
+                reported=reported_at is not None,
+            )
+        )
+    return tuple(lines)
+
+
+def _opponent(color: str) -> str:
+    return "light" if color == "dark" else "dark"
