@@ -1,0 +1,335 @@
+"""``/watch/``: the games being played now between people, and against the strongest
+computer player, newest move first, each with its players, a small board and how many
+watch it; and the stream that tells the page when to look again.
+
+The page's stream hears, through the newsroom every live page uses (``game.live``),
+of each game it shows and of the channel ``WATCH``, which is counted when a game
+between people starts or ends: it then sends ``watch`` (at most one a second), and
+the page asks for its list again (``?part=list``), each viewer the same list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+from game import audience, clocks, hooks, limits, live
+from game.fragments import drawn_by
+from game.grid import Color
+from game.models import Channel, Game, Seat
+from game.options import Options
+from game.registry import KINDS, find_kind
+from lobby import signals
+from players.models import Rating
+
+# The channel counted when a game between people starts or ends.
+WATCH = "watch"
+# The most games the page lists.
+SHOWN = 50
+# A stream sends at most one event in this many seconds, however much happens.
+EVENT_GAP = 1.0
+
+
+def strongest(game: Game) -> bool:
+    """Whether the computer plays ``game`` at its kind's strongest level."""
+    top = game.game_kind.players.strongest.id
+    return any(seat.level == top for seat in game.seats_by_color().values())
+
+
+def shown(game: Game) -> bool:
+    """Whether ``game`` is of those the page lists (going on or not)."""
+    if game.mode == Game.Mode.FRIEND:
+        return True
+    return game.mode == Game.Mode.COMPUTER and strongest(game)
+
+
+def watched_games() -> QuerySet[Game]:
+    """The games the page lists: in play between people, or against the strongest
+    level of their kind, the one moved (or changed) last first."""
+    against_the_strongest = Q()
+    for kind in KINDS.values():
+        top = Seat.objects.filter(game=OuterRef("pk"), level=kind.players.strongest.id)
+        against_the_strongest |= Q(kind=kind.name) & Exists(top)
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE)
+        .filter(Q(mode=Game.Mode.FRIEND) | (Q(mode=Game.Mode.COMPUTER) & against_the_strongest))
+        .order_by("-updated", "-pk")
+    )
+
+
+@drawn_by("lobby/_mini_board.html", "board")
+class MiniBoard(NamedTuple):
+    """A small picture of a position in markup: each square's stone as a class
+    (``dark-stone``, ``light-thunder``; "" for an empty one), read as ``label``."""
+
+    squares: tuple[str, ...]
+    label: str
+
+
+@lru_cache(maxsize=1024)
+def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
+    """The small board of the position ``text`` of a game of that kind and rules."""
+    kind = find_kind(kind_name)
+    position = kind.from_text(text, rules)
+    squares, stones = [], {Color.DARK.value: 0, Color.LIGHT.value: 0}
+    for cell in kind.drawing.draw_board(position).squares:
+        if hasattr(cell, "color"):  # not a row's number
+            squares.append(f"{cell.color}-{cell.kind}" if cell.color else "")
+            if cell.color:
+                stones[cell.color] += 1
+    label = f"The board: {stones['dark']} dark stones, {stones['light']} light stones"
+    return MiniBoard(tuple(squares), label)
+
+
+class Side(NamedTuple):
+    """Who plays one side of a listed game."""
+
+    color: str
+    name: str
+    username: str  # "" for a guest or the computer
+    rating: float | None  # an account's, in the game's family
+    computer: bool
+    bot: bool  # an account a program plays
+
+
+class Listed(NamedTuple):
+    """One game of the list."""
+
+    game: Game
+    sides: tuple[Side, ...]
+    time_control: str  # "" for a game without a clock
+    watchers: int
+    board: MiniBoard
+
+
+def _side(game: Game, color: str, seat: Seat | None, ratings: dict) -> Side:
+    if seat is None:
+        return Side(color, "nobody yet", "", None, False, False)
+    if seat.level:
+        players = game.game_kind.players
+        return Side(color, players.level(seat.level).name, "", None, True, False)
+    user = seat.user
+    if user is None:
+        name = f"{seat.guest_name} (guest)" if seat.guest_name else "Guest"
+        return Side(color, name, "", None, False, False)
+    rating = ratings.get((user.pk, game.rating_family), 1000.0)
+    bot = bool(getattr(getattr(user, "account", None), "bot", False))
+    return Side(color, user.username, user.username, rating, False, bot)
+
+
+def listed() -> list[Listed]:
+    """The games of the page, each with what it shows: a few queries, however many."""
+    seats = Seat.objects.select_related("user", "user__account")
+    games = list(watched_games().prefetch_related(Prefetch("seats", queryset=seats))[:SHOWN])
+    users = {seat.user_id for game in games for seat in game.seats.all() if seat.user_id}
+    ratings = {}
+    if users:
+        rows = Rating.objects.filter(user_id__in=users).values_list("user_id", "family", "value")
+        ratings = {(user_id, family): value for user_id, family, value in rows}
+    watchers = audience.watching_many(game.public_id for game in games)
+    found = []
+    for game in games:
+        by_color = game.seats_by_color()
+        sides = tuple(_side(game, c.value, by_color.get(c.value), ratings) for c in Color)
+        timed = game.speed != Game.Speed.UNLIMITED
+        terms = (game.speed, game.clock_initial, game.clock_increment, game.days)
+        found.append(
+            Listed(
+                game=game,
+                sides=sides,
+                time_control=clocks.describe(*terms) if timed else "",
+                watchers=watchers.get(game.public_id, 0),
+                board=mini_board(game.kind, game.rules, game.position_text),
+            )
+        )
+    return found
+
+
+@never_cache
+@require_safe
+def watch(request: HttpRequest) -> HttpResponse:
+    """The games to watch; ``?part=list`` is the list alone, which the live page swaps."""
+    context = {"games": listed()}
+    if request.GET.get("part") == "list":
+        return render(request, "lobby/_watch_list.html", context)
+    return render(request, "lobby/watch.html", context)
+
+
+# The live page ---------------------------------------------------------------------------
+
+
+def topics() -> dict[str, int]:
+    """What a watch page's stream follows, with each one's revision now: every game
+    listed, and the channel ``WATCH``."""
+    games = watched_games().values_list("public_id", "revision")[:SHOWN]
+    found = dict(games)
+    channel = Channel.objects.filter(name=WATCH).values_list("revision", flat=True).first()
+    found[live.CHANNEL + WATCH] = channel or 0
+    return found
+
+
+# The topics last read in this process, and when the read began (monotonic seconds).
+_last_read: tuple[float, dict[str, int]] = (float("-inf"), {})
+
+
+def topics_since(moment: float) -> dict[str, int]:
+    """``topics()`` as read after ``moment``: every stream of the process hears of a
+    change at once, and one read begun after it serves them all."""
+    global _last_read
+    began, found = _last_read
+    if began >= moment:
+        return found
+    began = time.monotonic()
+    found = topics()
+    _last_read = (began, found)
+    return found
+
+
+async def _relay(subscription: live.Subscription, revision: int, hear: Callable[[], None]) -> None:
+    """Call ``hear`` whenever the subscription's topic moves past ``revision``."""
+    while True:
+        news = await subscription.next(settings.LIVE_STREAM_SECONDS)
+        if news is not None and news.revision > revision:
+            revision = news.revision
+            hear()
+
+
+async def events(on_close: Callable[[], None] | None = None) -> AsyncIterator[str]:
+    """The events of a watch page: ``watch`` when a game it lists, or the list itself,
+    changed, at most once every ``EVENT_GAP`` seconds; a comment every
+    ``LIVE_KEEPALIVE_SECONDS`` while nothing happens. It ends after
+    ``LIVE_STREAM_SECONDS``, as a game's stream does; ``on_close`` is called once it
+    ends, however it ends."""
+    room = live.newsroom()
+    heard = asyncio.Event()
+    heard_at = time.monotonic()  # when the last news was heard
+    relays: dict[str, tuple[live.Subscription, asyncio.Task]] = {}
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + settings.LIVE_STREAM_SECONDS
+
+    def hear() -> None:
+        nonlocal heard_at
+        heard_at = time.monotonic()
+        heard.set()
+
+    def follow(now: dict[str, int]) -> None:
+        for topic in relays.keys() - now.keys():
+            subscription, relay = relays.pop(topic)
+            relay.cancel()
+            room.unsubscribe(subscription)
+        for topic, revision in now.items():
+            if topic not in relays:
+                subscription = room.subscribe(topic)
+                relay = asyncio.ensure_future(_relay(subscription, revision, hear))
+                relays[topic] = (subscription, relay)
+
+    try:
+        follow(await sync_to_async(topics_since)(heard_at))
+        yield f"retry: {live.RETRY_MILLISECONDS}\n\n"
+        sent, sent_at = 0, float("-inf")
+        while True:
+            left = ends - loop.time()
+            if left <= 0:
+                yield ": time to reconnect\n\n"
+                return
+            try:
+                await asyncio.wait_for(heard.wait(), min(settings.LIVE_KEEPALIVE_SECONDS, left))
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            pause = sent_at + EVENT_GAP - loop.time()
+            if pause > 0:  # what happens meanwhile goes with this event
+                await asyncio.sleep(pause)
+            heard.clear()
+            sent, sent_at = sent + 1, loop.time()
+            yield f"event: watch\ndata: {sent}\n\n"
+            follow(await sync_to_async(topics_since)(heard_at))
+    finally:
+        for subscription, relay in relays.values():
+            relay.cancel()
+            room.unsubscribe(subscription)
+        if on_close is not None:
+            on_close()
+
+
+@require_safe
+async def stream(request: HttpRequest) -> HttpResponse:
+    """The watch page's server-sent events (``events``)."""
+    if not request.accepts("text/event-stream"):
+        return HttpResponse(
+            "This is a stream of server-sent events: ask for text/event-stream.\n",
+            status=406,
+            content_type="text/plain",
+        )
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":
+        return HttpResponse(content_type="text/event-stream", headers=headers)
+    if "wsgi.input" in request.META:
+        return HttpResponse(
+            "Live streams need the ASGI server (maerstanas_site.asgi).\n",
+            status=503,
+            content_type="text/plain",
+            headers={"Retry-After": "3600"},
+        )
+    client = limits.client_of(request)
+    gate = live.gate()
+    refusal = gate.admit(client)
+    if refusal:
+        response = HttpResponse(f"{refusal[0].upper()}{refusal[1:]}.\n", status=429)
+        response["Content-Type"] = "text/plain; charset=utf-8"
+        response["Retry-After"] = "60"
+        return response
+    give_back = gate.ticket(client)
+    stream_of_events = events(on_close=give_back)
+    weakref.finalize(stream_of_events, give_back)
+    return StreamingHttpResponse(
+        stream_of_events, content_type="text/event-stream", headers=headers
+    )
+
+
+# What changes the list -------------------------------------------------------------------
+
+
+def bump() -> int:
+    """Tell every watch page that the list changed; the channel's new revision."""
+    with transaction.atomic():
+        return live.bump(WATCH)
+
+
+@receiver(hooks.game_finished, dispatch_uid="lobby.watch.finished")
+def _finished(sender: type[Game], game: Game, **kwargs: Any) -> None:
+    if shown(game):
+        bump()
+
+
+@receiver(signals.challenge_accepted, dispatch_uid="lobby.watch.accepted")
+def _accepted(sender: type, game: Game, **kwargs: Any) -> None:
+    bump()
+
+
+@receiver(post_save, sender=Game, dispatch_uid="lobby.watch.joined")
+def _joined(sender: type[Game], instance: Game, update_fields: Any = None, **kwargs: Any) -> None:
+    """A friend game starts as its second player joins by the invite (its status becomes
+    active); a move never saves its status while the game goes on."""
+    if (
+        update_fields
+        and "status" in update_fields
+        and instance.status == Game.Status.ACTIVE
+        and instance.mode == Game.Mode.FRIEND
+    ):
+        transaction.on_commit(bump)
