@@ -195,9 +195,26 @@ class Game(models.Model):
         WAITING = "waiting", "Waiting for a player"
         ACTIVE = "active", "In play"
         RESIGNED = "resigned", "Resigned"
+        # The side to move ran out of time (``game.clocks``): the other side wins.
+        TIMEOUT = "timeout", "Out of time"
+        # A side of a game with a clock made no first move in time: nobody wins,
+        # and it is not rated.
+        ABORTED = "aborted", "Aborted"
 
     # The statuses of a game that has not ended; every other status is an end.
     GOING_ON = (Status.WAITING, Status.ACTIVE)
+
+    # The ends outside any kind's rules (the kind's own are ``GameKind.ends``).
+    OTHER_ENDS = (Status.RESIGNED, Status.TIMEOUT, Status.ABORTED)
+
+    class Speed(models.TextChoices):
+        """How long a side may think (``game.clocks``)."""
+
+        UNLIMITED = "unlimited", "Unlimited"
+        # Fischer clocks: ``clock_initial`` each, ``clock_increment`` added per move.
+        LIVE = "live", "Live"
+        # ``days`` for each move.
+        CORRESPONDENCE = "correspondence", "Correspondence"
 
     class Result(models.TextChoices):
         DARK = "dark", "Dark wins"
@@ -244,6 +261,18 @@ class Game(models.Model):
     # How many times the invite link was renewed: each gives another code.
     invite_version = models.PositiveSmallIntegerField(default=0)
 
+    # Time (``game.clocks``, the only authority on it): the speed and its terms,
+    # each side's time left when the side to move got the turn (``turn_started``),
+    # and when the side to move runs out, which a task is set for.
+    speed = models.CharField(max_length=14, choices=Speed.choices, default=Speed.UNLIMITED)
+    clock_initial = models.PositiveIntegerField(default=0, help_text="seconds each, live")
+    clock_increment = models.PositiveSmallIntegerField(default=0, help_text="seconds per move")
+    days = models.PositiveSmallIntegerField(default=0, help_text="days per move, correspondence")
+    dark_ms = models.BigIntegerField(null=True, blank=True)
+    light_ms = models.BigIntegerField(null=True, blank=True)
+    turn_started = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True, db_index=True)  # newsroom, pruning
 
@@ -252,10 +281,13 @@ class Game(models.Model):
     class Meta:
         ordering = ["-created"]
         constraints = [
-            # A game has a result exactly when it has ended.
+            # A game has a result exactly when it has ended, unless it was aborted.
             models.CheckConstraint(
-                condition=Q(status__in=["waiting", "active"], result="")
-                | (~Q(status__in=["waiting", "active"]) & Q(result__in=["dark", "light", "tie"])),
+                condition=Q(status__in=["waiting", "active", "aborted"], result="")
+                | (
+                    ~Q(status__in=["waiting", "active", "aborted"])
+                    & Q(result__in=["dark", "light", "tie"])
+                ),
                 name="result_when_ended",
             ),
         ]
@@ -637,3 +669,37 @@ class RateCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count}"
+
+
+class Channel(models.Model):
+    """A page's news that is not one game's (the lobby's, one account's): its revision
+    counts its changes, and the live streams hear of them as they hear of games'
+    (``game.live``, which knows a channel by a name starting with ``~``)."""
+
+    name = models.CharField(max_length=40, unique=True)
+    revision = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True, db_index=True)  # newsroom
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.revision}"
+
+
+class Audience(models.Model):
+    """How many pages watch a game from one server process (``game.audience``): each
+    process replaces its own rows when its counts change, and rewrites them every few
+    seconds while it has any, so rows left by a process that died soon go stale and
+    count for nothing."""
+
+    process = models.CharField(max_length=100, help_text="host:pid:start time")
+    game_id = models.CharField(max_length=16, help_text="the game's public id")
+    count = models.PositiveIntegerField()
+    updated = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["process", "game_id"], name="one_count_per_process"),
+        ]
+        indexes = [models.Index(fields=["game_id", "updated"], name="audience_of_game")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {self.count} from {self.process}"

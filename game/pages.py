@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
 
-from game import play, records, seats
+from game import audience, clocks, play, records, seats
 from game.computer import analysis_key
 from game.graph import estimate_graph
 from game.grid import Color, Outcome
@@ -172,6 +173,9 @@ class GamePage:
     # The people in the seats, by colour, when one of them has an account (names and
     # ratings; guests among guests need no names): name, rating, change (signed text).
     people: dict[str, dict[str, Any]]
+    # How many pages watch the game (``game.audience``), counted for a whole page of a
+    # game going on; None when the page's live part is redrawn (it keeps its count).
+    watchers: int | None = None
 
     @property
     def live(self) -> bool:
@@ -206,6 +210,11 @@ class GamePage:
         few seconds, so an offer of one shows without a reload."""
         game = self.game
         return game.is_over and game.mode == Game.Mode.FRIEND and self.rematch is None
+
+    @property
+    def clock(self) -> dict[str, Any] | None:
+        """The time as the page shows it (``time_shown``); None for a game without any."""
+        return time_shown(self.game, clocks.now())
 
     @property
     def your_turn(self) -> bool:
@@ -300,7 +309,81 @@ def game_page(
         analysis=analysis_panel(game, replay.ply) if analysed else None,
         hinges=hinges,
         people=people_shown(game),
+        watchers=_watchers(request, game),
     )
+
+
+def _watchers(request: HttpRequest, game: Game) -> int | None:
+    """How many watch a game going on, for a whole page: one indexed read. A redraw of
+    the live part (htmx, after every move) reads nothing and shows no count."""
+    htmx = getattr(request, "htmx", None)
+    if (htmx and not htmx.history_restore_request) or game.is_over:
+        return None
+    if game.mode == Game.Mode.IMPORTED:
+        return None
+    return audience.watching(game.public_id)
+
+
+def _clock_text(ms: int) -> str:
+    """Time left as a clock shows it: "4:59", "0:09.5" under ten seconds, "1:02:00"."""
+    if ms < clocks.WARNING_SECONDS * 1000:
+        return f"0:{ms / 1000:04.1f}"
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+def _left_text(left: timedelta) -> str:
+    """Time left in words, in its two largest units: "1 day 23 hours", "5 hours 12
+    minutes", "12 minutes", "less than a minute"."""
+    seconds = int(left.total_seconds())
+    counts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        count, seconds = divmod(seconds, size)
+        counts.append((unit, count))
+    first = next((index for index, (_, count) in enumerate(counts) if count), None)
+    if first is None:
+        return "less than a minute"
+    shown = [(unit, count) for unit, count in counts[first : first + 2] if count]
+    return " ".join(f"{count} {unit}{'s' if count != 1 else ''}" for unit, count in shown)
+
+
+def time_shown(game: Game, now: datetime) -> dict[str, Any] | None:
+    """The time of a game as its page shows it at ``now``: for a live game each side's
+    clock (milliseconds and text, whether it runs, whether it is low); for a game with
+    a deadline, the side that must move by it and the time left in words."""
+    if game.speed == Game.Speed.UNLIMITED:
+        return None
+    shown: dict[str, Any] = {"speed": game.speed}
+    view = clocks.view(game, now)
+    if view is not None:
+        shown["running"] = view["running"] or ""
+        shown["sides"] = [
+            {
+                "color": color,
+                "ms": view[color],
+                "text": _clock_text(view[color]),
+                "running": view["running"] == color,
+                "low": view[color] < clocks.WARNING_SECONDS * 1000,
+            }
+            for color in ("dark", "light")
+        ]
+        shown["increment"] = game.clock_increment
+    if game.deadline is not None and game.turn and not game.is_over:
+        left = max(game.deadline - now, timedelta(0))
+        shown["deadline"] = game.deadline
+        shown["left_ms"] = int(left / timedelta(milliseconds=1))
+        shown["left_text"] = _left_text(left)
+        shown["left_seconds"] = -(-shown["left_ms"] // 1000)
+        shown["turn"] = game.turn
+        shown["first_move"] = game.speed == Game.Speed.LIVE and not clocks.has_moved(
+            game, game.turn
+        )
+    shown["terms"] = clocks.describe(
+        game.speed, game.clock_initial, game.clock_increment, game.days
+    )
+    return shown
 
 
 def people_shown(game: Game) -> dict[str, dict[str, Any]]:

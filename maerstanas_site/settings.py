@@ -106,6 +106,9 @@ INSTALLED_APPS = [
     "allauth.account",
     "game",
     "players",
+    "notifications",
+    "chat",
+    "lobby",
 ]
 
 MIDDLEWARE = [
@@ -137,6 +140,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "game.context_processors.site",
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -210,9 +214,15 @@ LIVE_STREAM_SECONDS = env_float("MAERSTANAS_LIVE_STREAM_SECONDS", 3600)
 LIVE_STREAMS_PER_CLIENT = env_int("MAERSTANAS_LIVE_STREAMS_PER_CLIENT", 30)
 LIVE_STREAM_OPENS_PER_MINUTE = env_int("MAERSTANAS_LIVE_STREAM_OPENS_PER_MINUTE", 120)
 
+# The lobby: how many open challenges one player may hold.
+LOBBY_OPEN_CHALLENGES = env_int("MAERSTANAS_LOBBY_OPEN_CHALLENGES", 3)
+
 # How often one client may create games, join them and write through the API
 # (game/limits.py); off only for load tests run from one address.
 RATE_LIMITS = env_bool("MAERSTANAS_RATE_LIMITS", True)
+# Watchers of a game between people have a chat of their own (chat/), which the
+# players never see; off, watchers only read the players' chat once the game is over.
+WATCHER_CHAT = env_bool("MAERSTANAS_WATCHER_CHAT", True)
 # The retention policy the worker runs daily (game/housekeeping.py): unfinished
 # games nobody joined or moved in, games in which no move was ever played, analyses
 # (a cache) and the worker's finished task results, each after this many days.
@@ -278,6 +288,9 @@ EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS")
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Mǽrstánas <webmaster@localhost>")
+# The site's address as its players reach it, for the links in the mail the worker
+# sends (notifications/), where no request says which host it is.
+SITE_URL = os.environ.get("MAERSTANAS_SITE_URL", "http://127.0.0.1:8000")
 
 # DJANGO_SECURE=1 in production (HTTPS, usually behind a TLS-terminating proxy);
 # off by default so `make run` works over plain HTTP on 127.0.0.1.

@@ -13,7 +13,10 @@ admin_patterns = [path(f"{settings.ADMIN_PATH}/", admin.site.urls)] if settings.
 urlpatterns = admin_patterns + [
     path("accounts/", include(players_urls.account_patterns)),
     path("accounts/", include("allauth.urls")),
+    path("", include("lobby.urls")),
     path("", include("players.urls")),
+    path("", include("chat.urls")),
+    path("", include("notifications.urls")),
     path("", include("game.urls")),
 ]
 

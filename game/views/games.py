@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from game import limits, live, play, seats
+from game import audience, limits, live, play, seats
 from game.grid import MoveError
 from game.models import Game
 from game.views.common import (
@@ -139,11 +139,42 @@ async def stream(request: HttpRequest, game_id: str) -> HttpResponse:
         return response
     since = whole(request.headers.get("Last-Event-ID")) or whole(request.GET.get("revision"))
     # The client's place at the gate is given back when the stream ends, however it
-    # ends, or when it is thrown away unstarted (a client gone before the first byte).
+    # ends, or when it is thrown away unstarted (a client gone before the first byte);
+    # a watcher leaves the game's audience with it.
     give_back = gate.ticket(client)
+    try:
+        seated = await sync_to_async(holds_a_seat)(request, game_id)
+    except BaseException:
+        give_back()
+        raise
+    if not seated:
+        give_back = _and_then(give_back, audience.audience().ticket(game_id))
     events = live.stream(game_id, since, on_close=give_back)
     weakref.finalize(events, give_back)
     return StreamingHttpResponse(events, content_type="text/event-stream", headers=headers)
+
+
+def holds_a_seat(request: HttpRequest, game_id: str) -> bool:
+    """Whether ``request``'s browser (or its account) holds a seat in the game: a page
+    of anyone else watches it. The game is read only if the browser has a token for it."""
+    tokens = seats.tokens_for(request, game_id)
+    if not tokens:
+        return False
+    try:
+        game = Game.objects.get(public_id=game_id)
+    except Game.DoesNotExist:
+        return False
+    return bool(play.seated_colors(game, tokens))
+
+
+def _and_then(first: Callable[[], None], second: Callable[[], None]) -> Callable[[], None]:
+    def both() -> None:
+        try:
+            first()
+        finally:
+            second()
+
+    return both
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -14,6 +14,7 @@ from game.forms import NewGameForm
 from game.pages import arena_ratings, my_game_lines
 from game.registry import DEFAULT, KINDS
 from game.views.common import HtmxHttpRequest, to_game, too_many
+from notifications import turns
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -41,7 +42,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             seats.remember(request, game.public_id, tokens)
             return to_game(request, game)
         return render(request, "game/home.html", _home_context(form), status=400)
-    return render(request, "game/home.html", _home_context(form))
+    context = _home_context(form) | {"your_turn": turns.your_turn(request)}
+    return render(request, "game/home.html", context)
 
 
 def _home_context(form: NewGameForm) -> dict[str, object]:
@@ -56,6 +58,7 @@ def games(request: HttpRequest) -> HttpResponse:
     page = seats.my_games(request, request.GET.get("page"))
     going_on, finished = my_game_lines(page.object_list)
     context = {"going_on": going_on, "finished": finished, "page": page}
+    context["your_turn"] = turns.your_turn(request)
     return render(request, "game/games.html", context)
 
 

@@ -36,6 +36,13 @@ document.addEventListener("htmx:afterSettle", () => {
   }
 });
 
+// An answer that arrives for a part of the page another answer has replaced since
+// (a poll crossing a move) has nowhere to go: swapping it would take the parts the
+// page keeps across redraws (hx-preserve) out with the old one.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (!event.detail.target.isConnected) event.detail.shouldSwap = false;
+});
+
 // A poll answered before a move was made can arrive after the move's own answer:
 // never let an older revision of the game replace a newer one.
 document.addEventListener("htmx:beforeSwap", (event) => {
@@ -277,3 +284,171 @@ document.addEventListener("click", (event) => {
     : clears ? `clears ${clears.split(" ").join(", ")}` : `places a stone on ${cell.dataset.square}`;
   preview(`${button.value}: ${what}. Tap again to play it.`);
 }, true);
+
+// Clocks: the server says each side's time left when it drew the board; the running
+// one ticks down here, warns under ten seconds, and at zero the board asks the
+// server, which alone says whether time ran out.
+const drawnAt = new WeakMap();
+const WARNING_MS = 10000;
+function clockText(ms) {
+  if (ms < WARNING_MS) return `0:${(ms / 1000).toFixed(1).padStart(4, "0")}`;
+  const seconds = Math.floor(ms / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+let flagAsked = 0;
+function askAtZero() {
+  const game = document.querySelector("#game[hx-get]");
+  if (!game || Date.now() - flagAsked < 2000) return;
+  flagAsked = Date.now();
+  const url = game.getAttribute("hx-get").replace(/\/poll\/\d+/, "/poll/4294967295");
+  htmx.ajax("GET", url, { target: game, swap: "outerHTML" });
+}
+function tickClocks() {
+  const now = performance.now();
+  for (const clock of document.querySelectorAll("[data-clock][data-running]")) {
+    if (!drawnAt.has(clock)) drawnAt.set(clock, now);
+    const left = Math.max(0, Number(clock.dataset.ms) - (now - drawnAt.get(clock)));
+    const time = clock.querySelector("[data-clock-time]");
+    if (time) time.textContent = clockText(left);
+    clock.classList.toggle("is-low", left < WARNING_MS);
+    if (left === 0) askAtZero();
+  }
+  for (const deadline of document.querySelectorAll(".deadline--first[data-left-ms]")) {
+    if (!drawnAt.has(deadline)) drawnAt.set(deadline, now);
+    const left = Math.max(0, Number(deadline.dataset.leftMs) - (now - drawnAt.get(deadline)));
+    const seconds = deadline.querySelector("[data-seconds-left]");
+    if (seconds) seconds.textContent = String(Math.ceil(left / 1000));
+    if (left === 0) askAtZero();
+  }
+}
+setInterval(tickClocks, 100);
+
+// The challenge form shows the terms of the speed chosen.
+function showSpeedParts(form) {
+  const speed = form.querySelector("input[name=speed]:checked");
+  for (const part of form.querySelectorAll("[data-speed-part]")) {
+    part.hidden = !speed || part.dataset.speedPart !== speed.value;
+  }
+}
+document.addEventListener("change", (event) => {
+  const form = event.target.closest("[data-challenge-form]");
+  if (form) showSpeedParts(form);
+});
+document.querySelectorAll("[data-challenge-form]").forEach(showSpeedParts);
+
+// The live lobby: its stream sends the challenges changed since the revision the
+// page shows; rows are drawn for anyone, and the page shows which are its own.
+function fitRow(lobby, row) {
+  const mine = row.dataset.owner === lobby.dataset.me;
+  row.classList.toggle("challenge--mine", mine);
+  row.querySelector(mine ? ".challenge__accept" : ".challenge__cancel")?.remove();
+  for (const form of row.querySelectorAll("form")) {
+    if (!form.querySelector("[name=csrfmiddlewaretoken]")) {
+      const token = document.createElement("input");
+      token.type = "hidden";
+      token.name = "csrfmiddlewaretoken";
+      token.value = lobby.dataset.csrf;
+      form.prepend(token);
+    }
+  }
+  const button = row.querySelector(".challenge__accept button");
+  if (button && row.hasAttribute("data-rated") && !lobby.hasAttribute("data-account")) {
+    button.disabled = true;
+    button.title = "A rated game is between accounts: log in to accept it";
+  }
+}
+function countChallenges(lobby) {
+  const list = lobby.querySelector("[data-challenges]");
+  const count = list.querySelectorAll("[data-challenge]").length;
+  const shown = lobby.querySelector("[data-challenge-count]");
+  if (shown) shown.textContent = String(count);
+  const empty = lobby.querySelector("[data-no-challenges]");
+  if (empty) empty.hidden = count > 0;
+}
+async function reloadLobby(lobby, part) {
+  const url = part ? `${location.pathname}?part=mine` : location.pathname;
+  const answer = await fetch(url, { headers: { Accept: "text/html" } });
+  if (!answer.ok) return;
+  const html = new DOMParser().parseFromString(await answer.text(), "text/html");
+  const selector = part ? "#lobby-mine" : "[data-challenges]";
+  const fresh = html.querySelector(selector);
+  const old = lobby.querySelector(selector);
+  if (fresh && old) old.replaceWith(fresh);
+  const started = lobby.querySelector("[data-started]");
+  if (started) location.assign(started.dataset.started);
+  countChallenges(lobby);
+}
+function openLobby(lobby) {
+  const list = lobby.querySelector("[data-challenges]");
+  const url = `${lobby.dataset.liveUrl}?since=${lobby.dataset.revision}`;
+  const source = new EventSource(url);
+  source.addEventListener("lobby", (message) => {
+    const change = JSON.parse(message.data);
+    for (const gone of change.gone) {
+      const row = document.getElementById(`challenge-${gone.id}`);
+      if (!row) continue;
+      const mine = row.dataset.owner === lobby.dataset.me;
+      row.remove();
+      if (mine && gone.status === "accepted") location.assign(`/lobby/${gone.id}/`);
+    }
+    for (const added of change.rows) {
+      const holder = document.createElement("template");
+      holder.innerHTML = added.html.trim();
+      const row = holder.content.firstElementChild;
+      fitRow(lobby, row);
+      const old = document.getElementById(row.id);
+      if (old) old.replaceWith(row);
+      else list.prepend(row);
+    }
+    lobby.dataset.revision = String(change.revision);
+    countChallenges(lobby);
+  });
+  source.addEventListener("reload", () => reloadLobby(lobby, false));
+  source.addEventListener("personal", () => reloadLobby(lobby, true));
+}
+const lobbyElement = document.getElementById("lobby");
+if (lobbyElement && window.EventSource) openLobby(lobbyElement);
+
+// The watch page: its stream says when a game listed, or the list itself, changed;
+// the page asks for the list again and puts it in place, boards and counts with it,
+// keeping the focus on the game it was on.
+(() => {
+  const watch = document.getElementById("watch");
+  if (!watch || !window.EventSource) return;
+  let asking = false;
+  let again = false;
+  async function reloadWatch() {
+    if (asking) {
+      again = true;
+      return;
+    }
+    asking = true;
+    try {
+      const answer = await fetch(watch.dataset.listUrl, { headers: { Accept: "text/html" } });
+      if (!answer.ok) return;
+      const holder = document.createElement("template");
+      holder.innerHTML = (await answer.text()).trim();
+      const fresh = holder.content.querySelector("#watch-list");
+      const old = document.getElementById("watch-list");
+      if (!fresh || !old) return;
+      const focused = document.activeElement?.closest("[data-watch-game]")?.dataset.watchGame;
+      old.replaceWith(fresh);
+      if (focused) {
+        fresh.querySelector(`[data-watch-game="${CSS.escape(focused)}"] a`)?.focus();
+      }
+    } catch {
+      // The next event asks again.
+    } finally {
+      asking = false;
+      if (again) {
+        again = false;
+        reloadWatch();
+      }
+    }
+  }
+  const source = new EventSource(watch.dataset.liveUrl);
+  source.addEventListener("watch", reloadWatch);
+})();
