@@ -830,7 +830,7 @@ def test_every_page_passes_axe(site, new_page, scheme):
     paths += ["/learn/", "/learn/thunder/", "/learn/hinges/?move=A1", "/learn/scoring/?move=B1"]
     paths += ["/learn/fourth-hinge/?move=E4"]
     paths += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
-    paths += ["/accounts/guest-name/"]
+    paths += ["/accounts/guest-name/", "/lobby/", "/watch/", "/notifications/"]
     for path in paths:
         page.goto(f"{site.url}{path}")
         check(path)
@@ -854,6 +854,30 @@ def test_every_page_passes_axe(site, new_page, scheme):
     for path in ["/players/", "/players/?q=axe", f"/players/axe_{scheme}/"]:
         page.goto(f"{site.url}{path}")
         check(path)
+    # The lobby with a challenge in it, seen by its creator and by another player,
+    # a challenge's page, the form to challenge a player, and the notifications.
+    page.goto(f"{site.url}/lobby/")
+    page.click("[data-challenge-form] button[type=submit]")
+    page.wait_for_selector(".challenge--mine")
+    check("lobby with my challenge")
+    friend.goto(f"{site.url}/lobby/")
+    found["lobby with a challenge to accept"] = violations(friend)
+    challenge_id = page.get_attribute(".challenge--mine", "data-challenge")
+    page.goto(f"{site.url}/lobby/{challenge_id}/")
+    check("a challenge")
+    sign_up(friend, site, f"axe_friend_{scheme}")
+    friend.goto(f"{site.url}/players/axe_{scheme}/challenge")
+    found["challenge a player"] = violations(friend)
+    friend.check("input[name=speed][value=correspondence]")
+    friend.click("[data-challenge-form] button[type=submit]")
+    page.goto(f"{site.url}/notifications/")
+    check("notifications")
+    page.goto(f"{site.url}/lobby/")
+    page.click("[data-to-me] button:text('Accept')")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    check("correspondence game")
+    page.goto(f"{site.url}/lobby/")
+    page.click(f'[data-challenge="{challenge_id}"] .challenge__cancel button')
     page.goto(f"{site.url}/accounts/logout/")
     check("log out")
     assert {name: found for name, found in found.items() if found} == {}
