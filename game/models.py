@@ -329,6 +329,18 @@ class Game(models.Model):
         return self.status if self.is_over else None
 
     @property
+    def abortable(self) -> bool:
+        """A game between people that counts for something (rated, or timed) and in
+        which a side has yet to move: giving it up aborts it, as on lichess, rather than
+        losing it (nobody wins, it is not rated)."""
+        return (
+            self.mode == self.Mode.FRIEND
+            and (self.rated or self.speed != self.Speed.UNLIMITED)
+            and self.status == self.Status.ACTIVE
+            and self.ply < 2
+        )
+
+    @property
     def loser(self) -> str:
         """The side that gave the game up (resigned), or ""."""
         if self.status == self.Status.RESIGNED:

@@ -653,7 +653,9 @@ def give_hint(public_id: str, ply: int, text: str, seen: str = "") -> Game | Non
 
 
 def resign(public_id: str, tokens: Tokens) -> Game:
-    """End the game in the opponent's favour. In hot-seat the side to move resigns."""
+    """End the game in the opponent's favour. In hot-seat the side to move resigns. A
+    rated or timed game between people that a side has yet to move in is aborted
+    instead (``Game.abortable``)."""
     with transaction.atomic():
         game = _locked(public_id)
         ran_out = out_of_time(game)
@@ -664,7 +666,9 @@ def resign(public_id: str, tokens: Tokens) -> Game:
             raise NotSeated("you are watching this game: only its players can resign")
         if game.status == Game.Status.WAITING:
             raise NotStarted("the game has not started: nobody has joined to win it")
-        if not ran_out:
+        if not ran_out and game.abortable:
+            game.save_change(*finish(game, Outcome("", Game.Status.ABORTED)))
+        elif not ran_out:
             loser = game.turn if len(seated) == 2 else seated.pop()
             winner = Color(loser).opponent.value
             game.save_change(*finish(game, Outcome(winner, Game.Status.RESIGNED)))

@@ -20,7 +20,7 @@ def rate(game: Game, outcome: Outcome) -> list[RatingChange]:
     what changed, or nothing when it is not to be rated: both seats must be held by
     accounts, and both sides must have moved (a game one side never played in is
     aborted, not rated)."""
-    if not game.rated:
+    if not game.rated or outcome.reason == Game.Status.ABORTED:
         return []
     seats = game.seats_by_color()
     users = {color.value: getattr(seats.get(color.value), "user_id", None) for color in Color}

@@ -293,3 +293,52 @@ def test_a_rematch_keeps_the_time_control_and_starts_its_clock_as_the_friend_joi
     assert rematch.status == "active" and rematch.turn_started == clock.now
     assert rematch.deadline == clock.now + timedelta(seconds=clocks.FIRST_MOVE_SECONDS)
     assert clocks.view(rematch, clock.now)["dark"] == 180_000
+
+
+def test_giving_up_a_timed_or_rated_game_before_both_moved_aborts_it(clock, client):
+    alice, bob = user("alice"), user("bob")
+    game, _ = match(initial=60, rated=True, users=(alice, bob))
+    tokens = {
+        color: account_token(person.pk, game.public_id, color)
+        for color, person in (("dark", alice), ("light", bob))
+    }
+    assert game.abortable
+    game = move(game, tokens, "dark", "D4")
+    assert game.abortable  # light has yet to move
+    game = play.resign(game.public_id, {"light": tokens["light"]})
+    assert (game.status, game.result) == ("aborted", "")
+    assert not RatingChange.objects.exists()
+    # Once both have moved, giving up is resigning.
+    game, tokens = match(initial=60)
+    game = move(game, tokens, "dark", "D4")
+    game = move(game, tokens, "light", "A1")
+    assert not game.abortable
+    game = play.resign(game.public_id, {"light": tokens["light"]})
+    assert (game.status, game.result) == ("resigned", "dark")
+    # An untimed casual game between friends is resigned as ever, moves or none.
+    casual, seats_tokens = play.create_game("friend", Rules())
+    play.join(casual.public_id, play.invite_code(casual))
+    casual.refresh_from_db()
+    assert not casual.abortable
+
+
+def test_the_page_offers_to_abort_then_to_resign(clock):
+    from django.test import Client
+
+    from tests.test_lobby import post_challenge
+
+    alice, bob = Client(), Client()
+    challenge = post_challenge(alice)
+    game_url = bob.post(f"/lobby/{challenge.public_id}/accept")["Location"]
+    page = bob.get(game_url).content.decode()
+    assert "data-abort" in page and "Abort the game" in page
+    confirm = bob.get(f"{game_url}resign").content.decode()
+    assert "Abort this game?" in confirm and "not rated" in confirm
+    game = Game.objects.get()
+    alice.get(f"/lobby/{challenge.public_id}/")  # to the game, holding its seat
+    assert alice.post(f"{game_url}move", {"move": "D4", "ply": 0}).status_code in (200, 303)
+    assert bob.post(f"{game_url}move", {"move": "A1", "ply": 1}).status_code in (200, 303)
+    game.refresh_from_db()
+    assert game.ply == 2
+    page = bob.get(game_url).content.decode()
+    assert "data-abort" not in page and ">Resign</a>" in page

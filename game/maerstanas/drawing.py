@@ -278,7 +278,7 @@ def why(outcome: Outcome) -> str:
     if outcome.reason == "timeout":
         return f"{Color(outcome.result).opponent.value.capitalize()} ran out of time"
     if outcome.reason == "aborted":
-        return "Aborted: a side made no first move in time"
+        return "Aborted before both sides moved"
     return ENDS[outcome.reason]
 
 
