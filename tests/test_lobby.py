@@ -380,3 +380,13 @@ def test_the_newsrooms_quick_look_finds_a_channels_change():
     changed = game_live.read_changed(since)
     assert changed["~lobby"].revision == revision
     assert game_live.read_news(["~lobby", "~nothing"]) == {"~lobby": changed["~lobby"]}
+
+
+def test_a_profile_offers_to_challenge_its_player_but_not_oneself():
+    alice = account("alice")
+    account("bob")
+    assert (
+        'href="/players/bob/challenge" data-challenge-player'
+        in alice.get("/players/bob/").content.decode()
+    )
+    assert "data-challenge-player" not in alice.get("/players/alice/").content.decode()
