@@ -342,3 +342,23 @@ def test_the_page_offers_to_abort_then_to_resign(clock):
     assert game.ply == 2
     page = bob.get(game_url).content.decode()
     assert "data-abort" not in page and ">Resign</a>" in page
+
+
+@pytest.mark.parametrize("ending", ["timeout", "aborted"])
+def test_a_timed_games_end_is_exported_and_imported_back(clock, client, ending):
+    game, tokens = match(initial=60)
+    if ending == "timeout":
+        game = move(game, tokens, "dark", "D4")
+        game = move(game, tokens, "light", "A1")
+        clock.advance(61)
+    else:
+        clock.advance(31)
+    game = play.expire(game.public_id)
+    text = client.get(f"/g/{game.public_id}/record.txt").content.decode()
+    assert f'[End "{ending}"]' in text
+    assert ('[Result "light"]' if ending == "timeout" else '[Result "*"]') in text
+    answer = client.post("/import/", {"record": text})
+    assert answer.status_code in (302, 303), answer.content.decode()[:2000]
+    imported = Game.objects.get(mode="imported")
+    assert (imported.status, imported.result) == (game.status, game.result)
+    assert imported.logged_record() == game.logged_record()
