@@ -7,10 +7,11 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from bs4 import BeautifulSoup
 
 from game.engine import SQUARES, Position, Rules
 from game.maerstanas.drawing import stone_image
-from game.maerstanas.editor import CYCLE, EMPTY_TEXT, editor, query_of
+from game.maerstanas.editor import CYCLE, EMPTY_TEXT, PAINTS, editor, painted, query_of
 from game.registry import DEFAULT
 from game.views.positions import read
 
@@ -184,3 +185,193 @@ def test_dark_to_move_and_no_special_stones():
 )
 def test_text_the_editor_cannot_draw_starts_it_afresh(text):
     assert editor(text, Rules(), "/p/") is None
+
+
+# The palette: pick a stone, then click squares to place it -------------------------------
+
+FULL_HAND = "......./......./......./...s.../......./......./....... d TWtw"
+# What each paint leaves on D4 (over a light stone), and the hand after it.
+PAINTED = {
+    "empty": (None, "TWtw"),
+    "dark-stone": ("dark-stone", "TWtw"),
+    "light-stone": ("light-stone", "TWtw"),
+    "dark-thunder": ("dark-thunder", "Wtw"),
+    "light-thunder": ("light-thunder", "TWw"),
+    "dark-woden": ("dark-woden", "Ttw"),
+    "light-woden": ("light-woden", "TWt"),
+}
+
+
+def page_of(client, **query: str) -> tuple[int, BeautifulSoup]:
+    response = client.get("/p/", query)
+    return response.status_code, BeautifulSoup(response.content, "html.parser")
+
+
+def shown_text(page: BeautifulSoup) -> str:
+    return page.select_one("[data-position-text]")["value"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("paint", PAINTS)
+def test_each_paint_puts_its_stone_on_a_square_in_one_request(client, paint):
+    status, page = page_of(client, text=FULL_HAND, paint=paint, square="D4")
+    assert status == 200 and not page.select("[data-error]")
+    stone, hand = PAINTED[paint]
+    assert page.select_one('[data-square="D4"]').get("data-stone") == stone
+    assert shown_text(page).split()[2] == hand
+    held = {a["data-hand-toggle"]: a["aria-pressed"] for a in page.select("[data-hand-toggle]")}
+    assert held == {letter: str(letter in hand).lower() for letter in "TWtw"}
+    # The palette keeps the paint chosen: the next click places the same again.
+    (chosen,) = page.select('[data-paint][aria-pressed="true"]')
+    assert chosen["data-paint"] == paint
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "paint", "hand"),
+    [
+        ("......./......./......./...W.../......./......./....... d Ttw", "empty", "TWtw"),
+        ("......./......./......./...W.../......./......./....... d Ttw", "light-stone", "TWtw"),
+        ("......./......./......./...t.../......./......./....... d TW", "dark-thunder", "Wt"),
+    ],
+)
+def test_taking_a_special_stone_off_gives_it_back_to_its_side(client, text, paint, hand):
+    status, page = page_of(client, text=text, paint=paint, square="d4")
+    assert status == 200
+    assert shown_text(page).split()[2] == hand
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "paint", "words"),
+    [
+        (
+            "T....../......./......./......./......./......./....... d Wtw",
+            "dark-thunder",
+            "Dark's thunder-stone is already on A1, and each side has only one",
+        ),
+        (
+            "......./......./......./......./......./......./......w d TWt",
+            "light-woden",
+            "Light's Woden-stone is already on G7, and each side has only one",
+        ),
+    ],
+)
+def test_a_second_special_stone_of_a_side_is_refused_and_nothing_changes(
+    client, text, paint, words
+):
+    status, page = page_of(client, text=text, paint=paint, square="D4")
+    assert status == 400
+    assert page.select_one("[data-error]").get_text().startswith(words)
+    assert shown_text(page) == text
+    assert page.select_one('[data-square="D4"]').get("data-stone") is None
+
+
+@pytest.mark.django_db
+def test_without_special_stones_the_palette_has_plain_stones_only(client):
+    status, page = page_of(client, text=FULL_HAND, special_stones="off")
+    assert [a["data-paint"] for a in page.select("[data-paint]")] == [
+        "empty",
+        "dark-stone",
+        "light-stone",
+    ]
+    status, page = page_of(
+        client, text=FULL_HAND, special_stones="off", paint="dark-woden", square="D4"
+    )
+    assert status == 400
+    assert page.select_one("[data-error]").get_text() == (
+        "These rules have no special stones: a dark Woden-stone cannot go on D4."
+    )
+    assert page.select_one('[data-square="D4"]')["data-stone"] == "light-stone"
+
+
+@pytest.mark.django_db
+def test_the_palette_and_squares_are_plain_links_without_javascript(client):
+    status, page = page_of(client, text=MIDDLE)
+    choices = page.select("a[data-paint]")
+    assert [a["data-paint"] for a in choices] == list(PAINTS)
+    assert {a["aria-pressed"] for a in choices} == {"false"} and all(a["href"] for a in choices)
+    woden = next(a for a in choices if a["data-paint"] == "light-woden")
+    status, page = page_of(client, **query_in(woden["href"]))
+    assert page.select_one('[data-paint="light-woden"]')["aria-pressed"] == "true"
+    # Every square's link puts the chosen stone there: one click, one request.
+    link = page.select_one('[data-square="B2"] a.sq__edit')
+    assert link["aria-label"] == "B2, empty: put a light Woden-stone here"
+    status, page = page_of(client, **query_in(link["href"]))
+    assert status == 200
+    assert page.select_one('[data-square="B2"]')["data-stone"] == "light-woden"
+    assert shown_text(page) == "......./.w...../......./...S.../......./......./....... d TWt"
+    # The other links keep the paint, and the text's form carries it too.
+    for mark in ("[data-edit-turn]", "[data-hand-toggle]", '[data-paint="dark-stone"]'):
+        assert "paint=" in page.select_one(mark)["href"]
+    assert page.select_one('.position-text input[name="paint"]')["value"] == "light-woden"
+    assert query_in(page.select_one("[data-edit-turn]")["href"])["paint"] == "light-woden"
+
+
+@pytest.mark.django_db
+def test_the_hand_toggles_say_whether_they_are_on_and_the_rules_link_is_the_about_page(client):
+    status, page = page_of(
+        client, text="......./......./......./......./......./......./....... d Tw"
+    )
+    pressed = {a["data-hand-toggle"]: a["aria-pressed"] for a in page.select("[data-hand-toggle]")}
+    assert pressed == {"T": "true", "W": "false", "t": "false", "w": "true"}
+    assert all(
+        "is-on" in a["class"] for a in page.select('[data-hand-toggle][aria-pressed="true"]')
+    )
+    hrefs = [a["href"] for a in page.select(".position-page a")]
+    assert "/about/#notation" in hrefs and not any(h.startswith("/docs/") for h in hrefs)
+
+
+@pytest.mark.django_db
+def test_a_square_not_on_the_board_is_refused_by_name(client):
+    status, page = page_of(client, text=MIDDLE, paint="dark-stone", square="Z9")
+    assert status == 400
+    assert "'Z9' is not a square: use A1 to G7" in page.select_one("[data-error]").get_text()
+    assert shown_text(page) == MIDDLE
+
+
+@pytest.mark.django_db
+def test_a_wraparound_position_says_so_in_words(client):
+    assert not page_of(client, text=MIDDLE)[1].select("[data-wraparound]")
+    page = page_of(client, text=MIDDLE, wraparound="on")[1]
+    assert "the edges join up" in page.select_one("[data-wraparound]").get_text()
+
+
+def test_the_palette_names_each_paint_and_links_the_same_position_with_it():
+    found = editor(TEXT, Rules(), "/p/", paint="dark-woden")
+    assert [(choice.value, choice.label) for choice in found.palette] == [
+        ("empty", "Empty square"),
+        ("dark-stone", "Dark stone"),
+        ("light-stone", "Light stone"),
+        ("dark-thunder", "Dark thunder-stone"),
+        ("light-thunder", "Light thunder-stone"),
+        ("dark-woden", "Dark Woden-stone"),
+        ("light-woden", "Light Woden-stone"),
+    ]
+    assert [choice.selected for choice in found.palette] == [False] * 5 + [True, False]
+    for choice in found.palette:
+        assert query_in(choice.url) == {"text": TEXT, "paint": choice.value, **Rules().to_query()}
+        assert choice.image == (stone_image(choice.color, choice.kind) if choice.color else "")
+
+
+def test_an_unknown_paint_is_no_paint_and_the_cycle_goes_on():
+    found = editor(MIDDLE, Rules(), "/p/", paint="purple", at="A1")
+    assert found.paint == "" and found.refusal == "" and found.text == MIDDLE
+    assert not any(choice.selected for choice in found.palette)
+    assert cells_of(found)[0].label == "A1, empty: change it"
+
+
+def test_painting_the_stone_a_square_already_holds_changes_nothing():
+    found = editor(MIDDLE, Rules(), "/p/", paint="dark-stone", at="D4")
+    assert found.text == MIDDLE and found.refusal == ""
+    board, held = MIDDLE.split()[0].replace("/", ""), {"T", "W", "t", "w"}
+    assert painted(board, held, 24, "S", Rules()) == (board, held)
+
+
+MIDDLE = "......./......./......./...S.../......./......./....... d TWtw"
+
+
+def query_in(url: str) -> dict[str, str]:
+    parts = urlsplit(url)
+    assert parts.path == "/p/"
+    return {name: values[0] for name, values in parse_qs(parts.query).items()}

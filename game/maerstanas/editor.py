@@ -1,6 +1,12 @@
 """The board editor of the position page (``/p/?text=``): each square a link to the
 same position with that square's stone changed, so it works without JavaScript.
 
+A palette chooses what a click puts on a square (``?paint=light-woden``); the square's
+link then asks for that paint there (``&square=E4``), and the editor applies it,
+keeping the hand in step: a special stone placed leaves its side's hand, and one taken
+off goes back to it. With no paint chosen, a click changes the square to the next
+stone of ``CYCLE``.
+
 The editor draws the text's characters even when they make no position the rules
 can reach (a stone with four hinges), so that the player sees what is wrong, and
 says why; only a valid position can be continued as a game or pictured.
@@ -11,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from game.grid import COLORS, SIZE, SQUARES
+from game.grid import COLORS, NAMES, SIZE, SQUARES
 from game.maerstanas.drawing import stone_image
 from game.maerstanas.engine import Rules
 from game.maerstanas.notation import (
@@ -21,11 +27,45 @@ from game.maerstanas.notation import (
     write_position_text,
 )
 
-__all__ = ["CYCLE", "EMPTY_TEXT", "Editor", "editor", "query_of"]
+__all__ = [
+    "CYCLE",
+    "EMPTY_TEXT",
+    "PAINTS",
+    "Editor",
+    "PaintRefused",
+    "editor",
+    "painted",
+    "query_of",
+]
 
-# A click on a square changes it to the next of these, round and round.
+# With no paint chosen, a click on a square changes it to the next of these, round and round.
 CYCLE = ".SsTtWw"
 _STONES = {"S": "stone", "T": "thunder", "W": "woden"}
+# The palette: each paint's value in a query and the square's character it puts down.
+PAINTS = {
+    "empty": ".",
+    "dark-stone": "S",
+    "light-stone": "s",
+    "dark-thunder": "T",
+    "light-thunder": "t",
+    "dark-woden": "W",
+    "light-woden": "w",
+}
+# What each character is called, as a thing to place.
+_NAMES = {
+    ".": "empty",
+    "S": "dark stone",
+    "s": "light stone",
+    "T": "dark thunder-stone",
+    "t": "light thunder-stone",
+    "W": "dark Woden-stone",
+    "w": "light Woden-stone",
+}
+_INDEX = {name: index for index, name in enumerate(NAMES)}
+
+
+class PaintRefused(ValueError):
+    """A paint the editor will not put on a square, and why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +89,24 @@ class HandToggle:
 
 
 @dataclass(frozen=True, slots=True)
+class PaintChoice:
+    """A choice of the palette: what a click on a square puts there once it is chosen."""
+
+    value: str
+    label: str
+    color: str
+    kind: str
+    image: str
+    selected: bool
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
 class Editor:
-    """The editor for one text: its squares row by row, and its other links."""
+    """The editor for one text: its squares row by row, and its other links.
+
+    ``text`` is the position after the square asked for was painted; ``refusal`` says
+    why it was not (the text is then the one given)."""
 
     text: str
     rules: Rules
@@ -59,43 +115,106 @@ class Editor:
     turn_url: str
     hand: tuple[HandToggle, ...]
     clear_url: str
+    paint: str = ""
+    palette: tuple[PaintChoice, ...] = ()
+    refusal: str = ""
 
 
-def query_of(text: str, rules: Rules) -> str:
-    """The query string of the position page for ``text`` under ``rules``."""
-    return urlencode({"text": text, **rules.to_query()})
+def query_of(text: str, rules: Rules, paint: str = "") -> str:
+    """The query string of the position page for ``text`` under ``rules``, keeping the
+    palette's ``paint`` when one is chosen."""
+    paints = {"paint": paint} if paint else {}
+    return urlencode({"text": text, **paints, **rules.to_query()})
 
 
-def editor(text: str, rules: Rules, page: str) -> Editor | None:
+def painted(
+    board: str, held: set[str], index: int, char: str, rules: Rules
+) -> tuple[str, set[str]]:
+    """The board's 49 characters and the hand with ``char`` put on square ``index``.
+
+    A special stone put down leaves its side's hand; one taken off (or covered) goes
+    back to it. Raises ``PaintRefused`` for a special stone under rules without them,
+    and for a side's second thunder- or Woden-stone on the board.
+    """
+    old = board[index]
+    if old == char:
+        return board, set(held)
+    if char in HAND_LETTERS:
+        if not rules.special_stones:
+            raise PaintRefused(
+                f"these rules have no special stones: a {_NAMES[char]} cannot go on {NAMES[index]}"
+            )
+        other = board.find(char)
+        if other >= 0:
+            side, kind = _NAMES[char].split(" ", 1)
+            raise PaintRefused(
+                f"{side}'s {kind} is already on {NAMES[other]}, and each side has only one: "
+                f"take it off {NAMES[other]} first to put it on {NAMES[index]}"
+            )
+    new_held = set(held)
+    if old in HAND_LETTERS:
+        new_held.add(old)
+    new_held.discard(char)
+    return board[:index] + char + board[index + 1 :], new_held
+
+
+def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") -> Editor | None:
     """The editor of ``text``, whose links go to ``page``; None when the text is not
-    seven rows of seven squares, a side and a hand (the editor then starts afresh)."""
+    seven rows of seven squares, a side and a hand (the editor then starts afresh).
+
+    ``paint`` is the palette's choice (a key of ``PAINTS``; anything else is none), and
+    ``at`` the name of the square to put it on first: the editor's ``text`` is then the new
+    position, or the one given with the ``refusal`` that says why not.
+    """
     found = read_position_text(text)
     if found.error:
         return None
     squares, side, held = found.board, found.side, set(found.hand)
+    paint = paint if paint in PAINTS else ""
+    refusal = ""
+    if paint and at:
+        index = _INDEX.get(at.strip().upper())
+        try:
+            if index is None:
+                raise PaintRefused(f"{at[:10]!r} is not a square: use A1 to G7")
+            new_squares, new_held = painted(squares, held, index, PAINTS[paint], rules)
+        except PaintRefused as error:
+            refusal = str(error)
+        else:
+            if (new_squares, new_held) != (squares, held):
+                squares, held = new_squares, new_held
+                # The hand is read letter by letter: what joins the letters does not matter.
+                text = write_position_text(squares, side, "".join(held))  # pragma: no mutate
 
     def link(new_squares: str, new_side: str, new_held: set[str]) -> str:
         # The hand is read letter by letter: what joins the letters does not matter.
         hand = "".join(new_held)  # pragma: no mutate
         new_text = write_position_text(new_squares, new_side, hand)
-        return f"{page}?{query_of(new_text, rules)}"
+        return f"{page}?{query_of(new_text, rules, paint)}"
 
+    here = f"{page}?{query_of(text, rules, paint)}"
     cells = []
     for index, square in enumerate(SQUARES):
         char = squares[index]
-        # Each character is once in CYCLE: its first place is its last.
-        following = CYCLE[(CYCLE.index(char) + 1) % len(CYCLE)]  # pragma: no mutate
         color = "" if char == "." else COLORS[char.islower()].value
         kind = _STONES.get(char.upper(), "")
         state = f"{color} {_STONES[char.upper()]}" if color else "empty"
+        if paint:
+            url = f"{here}&{urlencode({'square': str(square)})}"
+            action = "empty it" if paint == "empty" else f"put a {_NAMES[PAINTS[paint]]} here"
+        else:
+            # Each character is once in CYCLE: its first place is its last.
+            following = CYCLE[(CYCLE.index(char) + 1) % len(CYCLE)]  # pragma: no mutate
+            url = link(squares[:index] + following + squares[index + 1 :], side, held)
+            action = "change it"
         cells.append(
             EditCell(
                 name=str(square),
                 color=color,
                 kind=kind,
                 image=stone_image(color, kind) if color else "",
-                url=link(squares[:index] + following + squares[index + 1 :], side, held),
-                label=f"{square}, {state}: change it",
+                url=url,
+                label=f"{square}, {state}: {action}",
             )
         )
     rows = tuple((row + 1, tuple(cells[row * SIZE : row * SIZE + SIZE])) for row in range(SIZE))
@@ -112,5 +231,22 @@ def editor(text: str, rules: Rules, page: str) -> Editor | None:
         turn="dark" if side == "d" else "light",
         turn_url=link(squares, "l" if side == "d" else "d", held),
         hand=hand_toggles if rules.special_stones else (),
-        clear_url=f"{page}?{query_of(EMPTY_TEXT, rules)}",
+        clear_url=f"{page}?{query_of(EMPTY_TEXT, rules, paint)}",
+        paint=paint,
+        palette=tuple(
+            _choice(value, value == paint, f"{page}?{query_of(text, rules, value)}")
+            for value, char in PAINTS.items()
+            if rules.special_stones or char not in HAND_LETTERS
+        ),
+        refusal=refusal,
     )
+
+
+def _choice(value: str, selected: bool, url: str) -> PaintChoice:
+    """The palette's choice of the paint ``value``."""
+    char = PAINTS[value]
+    if char == ".":
+        return PaintChoice(value, "Empty square", "", "", "", selected, url)
+    color, kind = COLORS[char.islower()].value, _STONES[char.upper()]
+    label = _NAMES[char][0].upper() + _NAMES[char][1:]
+    return PaintChoice(value, label, color, kind, stone_image(color, kind), selected, url)

@@ -21,6 +21,8 @@ from game.views.review import POSITION_IMAGE_SECONDS, png
 
 # A position's text is some 60 characters; anything longer is cut before it is read.
 MAX_TEXT = 200
+# A paint or a square's name is a word of a few letters.
+MAX_WORD = 20
 
 
 def read(kind: GameKind, text: str, rules: Options) -> tuple[GamePosition | None, str]:
@@ -33,30 +35,37 @@ def read(kind: GameKind, text: str, rules: Options) -> tuple[GamePosition | None
 
 @require_safe
 def position_page(request: HttpRequest) -> HttpResponse:
-    """Any position given by its text (``?text=``), with the editor that changes it."""
+    """Any position given by its text (``?text=``), with the editor that changes it: the
+    palette's choice (``paint``) is put on ``square`` first, or refused, saying why."""
     kind = DEFAULT
     page = reverse("position")
     empty = kind.start(kind.rules()).to_text()
     text = request.GET.get("text", "").strip()[:MAX_TEXT] or empty
+    paint = request.GET.get("paint", "")[:MAX_WORD]
     try:
         rules = kind.rules.from_mapping(request.GET)
     except OptionError as error:
         return render(request, "error.html", {"message": str(error)}, status=400)
+    editor = kind.drawing.editor(
+        text, rules, page, paint=paint, at=request.GET.get("square", "")[:MAX_WORD]
+    )
+    refusal = editor.refusal if editor is not None else ""
+    text = editor.text if editor is not None else text
     found, error = read(kind, text, rules)
-    editor = kind.drawing.editor(text, rules, page)
     context = {
         "kind": kind,
         "text": text,
         "rules": rules,
-        "error": error,
-        "editor": editor or kind.drawing.editor(empty, rules, page),
+        "error": error or refusal,
+        "editor": editor or kind.drawing.editor(empty, rules, page, paint=paint),
         "query": urlencode({"text": text, **rules.to_query()}),
     }
     if found is not None:
         outcome = found.outcome()
         context["status"] = kind.drawing.describe(found, outcome, frozenset())
         context["valid"] = True
-    return render(request, "game/position.html", context, status=200 if found else 400)
+    ok = found is not None and not refusal
+    return render(request, "game/position.html", context, status=200 if ok else 400)
 
 
 @require_POST
