@@ -258,6 +258,9 @@ class Game(models.Model):
     # In a friend game, the side that asks to take back its last move, until the
     # other side answers; "" when nobody asks.
     takeback_by = models.CharField(max_length=5, blank=True)
+    # The ply of the move whose takeback the friend declined last: that move may not
+    # be asked for again (its player's next move may be); None when none was declined.
+    takeback_declined_ply = models.PositiveIntegerField(null=True, blank=True)
     # How many times the invite link was renewed: each gives another code.
     invite_version = models.PositiveSmallIntegerField(default=0)
 

@@ -191,12 +191,15 @@ class GamePage:
     @property
     def poll_url(self) -> str:
         """Where the live page asks for news: 204 until the game's revision moves on;
-        a page looking back asks to stay at its moment."""
+        a page looking back asks to stay at its moment. A page waiting for a hint says
+        so (``hint=due``): the hint, when it comes, chooses its own stone."""
         path = reverse("game-poll", args=[self.game.public_id, self.game.revision])
-        hinges = "hinges=on&" if self.hinges else ""
+        kept = "hinges=on&" if self.hinges else ""
         if self.replay.reviewing:
-            return f"{path}?ply={self.replay.ply}&seen={self.seen}&{hinges}"
-        return f"{path}?{hinges}"
+            return f"{path}?ply={self.replay.ply}&seen={self.seen}&{kept}"
+        if self.hint_allowed and self.game.hint_asked and not self.hint:
+            kept += "hint=due&"
+        return f"{path}?{kept}"
 
     @property
     def hinges_url(self) -> str:
@@ -212,6 +215,25 @@ class GamePage:
         return game.is_over and game.mode == Game.Mode.FRIEND and self.rematch is None
 
     @property
+    def awaited(self) -> str:
+        """What the page waits for, which comes without the viewer doing anything: the
+        computer's move, a hint or an analysis being worked out ("computer", "hint",
+        "analysis"), another person's move or seat ("move"), the opponent's offer of a
+        rematch ("rematch"); "" when nothing is on its way. Without JavaScript the page
+        reloads itself while it waits."""
+        if self.analysis is not None and self.analysis.pending:
+            return "analysis"
+        if self.replay.reviewing:
+            return ""
+        if self.live:
+            if self.computer is not None and self.computer.thinking:
+                return "computer"
+            if self.hint_allowed and self.game.hint_asked and not self.hint:
+                return "hint"
+            return "" if self.board.can_move else "move"
+        return "rematch" if self.awaits_rematch and self.seated else ""
+
+    @property
     def clock(self) -> dict[str, Any] | None:
         """The time as the page shows it (``time_shown``); None for a game without any."""
         return time_shown(self.game, clocks.now())
@@ -222,10 +244,21 @@ class GamePage:
         return self.board.can_move and len(self.seated) == 1
 
     @property
+    def your_move_due(self) -> bool:
+        """The viewer plays one side and the game waits for its move, whatever moment
+        the page shows: looking back, the title and the tab's icon still say so."""
+        game = self.game
+        return (
+            len(self.seated) == 1 and game.status == Game.Status.ACTIVE and game.turn in self.seated
+        )
+
+    @property
     def title(self) -> str:
-        """The page's title, which follows the game: "Your turn", "Light to move"."""
+        """The page's title, which follows the game: "Your turn", "Light to move";
+        looking back, the moment shown ("Move 3 of 8", "Your turn · move 3 of 8")."""
         if self.replay.reviewing:
-            return f"Move {self.replay.ply} of {self.replay.last}"
+            moment = f"move {self.replay.ply} of {self.replay.last}"
+            return f"Your turn · {moment}" if self.your_move_due else moment.capitalize()
         return self.status.headline
 
     @property
@@ -244,7 +277,8 @@ def game_page(
     seen: int | None = None,
 ) -> GamePage:
     """The game as ``request``'s browser sees it: its seats decide what it may do;
-    ``?hinges=on`` draws the hinges each stone scores by.
+    ``?hinges=on`` draws the hinges each stone scores by. ``stone`` is the stone the
+    viewer chose to place; "" when they chose none, so a hint's stone is chosen.
 
     ``ply`` shows an earlier moment of the game, to look back at; ``seen`` is the
     game's ply when the player began to, so the page can say what was played since.
@@ -401,13 +435,17 @@ def people_shown(game: Game) -> dict[str, dict[str, Any]]:
 def _takeback(game: Game, seated: frozenset[str], position: GamePosition) -> str:
     """What the viewer may do about taking a move back: ``take`` one at once (hot-seat,
     the computer), ``ask`` the friend, ``answer`` the friend's request, ``wait`` for
-    the friend's answer; "" for nothing (a rated game has no takebacks)."""
+    the friend's answer, or hear that the friend ``declined`` to take back the move
+    (it is not asked for again); "" for nothing (a rated game has no takebacks)."""
     if game.status != Game.Status.ACTIVE or not seated or game.rated:
         return ""
     if game.mode == Game.Mode.FRIEND and len(seated) == 1:
         if game.takeback_by:
             return "wait" if game.takeback_by in seated else "answer"
-        mine = any(p.color in seated and not p.move.is_pass for p in position.history)
+        history = enumerate(position.history, start=1)
+        mine = [ply for ply, p in history if p.color in seated and not p.move.is_pass]
+        if mine and mine[-1] == game.takeback_declined_ply:
+            return "declined"
         return "ask" if mine else ""
     if game.mode == Game.Mode.COMPUTER:
         mine = any(p.color in seated and not p.move.is_pass for p in position.history)
@@ -613,32 +651,61 @@ def lesson_page(kind: GameKind, number: int, text: str, stone: str) -> LessonPag
 
 
 class MyGame(NamedTuple):
-    """A line of "My games"."""
+    """A line of "My games": who the game is against, how far it went, where it is."""
 
     game: Game
     colors: tuple[str, ...]  # the seats this browser holds
     your_turn: bool
     summary: str
+    opponent: str = ""  # "Against Wita (level 6)", "Against a friend", "Hot-seat"…
+    moves: str = ""  # "No moves yet", "1 move", "12 moves"
+    state: str = ""  # "Your turn", "Light to move", "Dark wins · 30–28"…
+
+
+def _opponent(game: Game, computer: ComputerSeat | None) -> str:
+    """Whom a game of "My games" is against, in words; the computer by its level."""
+    if computer is not None:
+        return f"Against {computer.level.name} (level {computer.number})"
+    if game.mode == Game.Mode.FRIEND:
+        return "Against a friend, rated" if game.rated else "Against a friend"
+    if game.mode == Game.Mode.IMPORTED:
+        dark, light = (game.tags.get(side) for side in ("Dark", "Light"))
+        if isinstance(dark, str) and isinstance(light, str) and dark and light:
+            return f"Imported record: {dark} vs {light}"
+    return str(game.get_mode_display())
 
 
 def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame]]:
     """A browser's games as "My games" lists them: those going on, your turn first,
-    then the finished; newest first within each."""
+    then the finished and the imported records; newest first within each. Reads no
+    more than the entries with their games and seats."""
     lines = []
     for entry in entries:
         game = entry.game
         colors = tuple(entry.colors.split())
+        computer = computer_seat(game)
         if game.is_over:
-            summary = f"{Game.Result(game.result).label} · {game.dark_score}–{game.light_score}"
+            outcome = Game.Result(game.result).label if game.result else game.get_status_display()
+            summary = state = f"{outcome} · {game.dark_score}–{game.light_score}"
+        elif game.mode == Game.Mode.IMPORTED:
+            summary = state = f"Unfinished · {game.dark_score}–{game.light_score}"
         elif game.status == Game.Status.WAITING:
-            summary = "Waiting for your friend"
+            summary = state = "Waiting for your friend"
         else:
             summary = f"{game.turn.capitalize()} to move · move {game.ply + 1}"
+            thinking = computer is not None and computer.color == game.turn
+            state = f"{computer.level.name if thinking else game.turn.capitalize()} to move"
         your_turn = game.status == Game.Status.ACTIVE and game.turn in colors
-        lines.append(MyGame(game, colors, your_turn and not game.computer_to_move, summary))
-    going_on = [line for line in lines if not line.game.is_over]
+        your_turn = your_turn and not game.computer_to_move
+        state = "Your turn" if your_turn else state
+        moves = "No moves yet" if not game.ply else f"{game.ply} move{'s' if game.ply != 1 else ''}"
+        opponent = _opponent(game, computer)
+        lines.append(MyGame(game, colors, your_turn, summary, opponent, moves, state))
+    # An imported record is replayed, never played on: it is listed with the finished.
+    done = [line.game.is_over or line.game.mode == Game.Mode.IMPORTED for line in lines]
+    going_on = [line for line, over in zip(lines, done, strict=True) if not over]
     going_on.sort(key=lambda line: not line.your_turn)  # stable: newest first within
-    finished = [line for line in lines if line.game.is_over]
+    finished = [line for line, over in zip(lines, done, strict=True) if over]
     return going_on, finished
 
 

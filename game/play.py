@@ -528,6 +528,7 @@ def _record(game: Game, position: GamePosition) -> None:
 # Takebacks ----------------------------------------------------------------------------------
 
 TOO_LATE_TO_TAKE_BACK = "the game is over: moves can no longer be taken back"
+DECLINED = "your friend declined to take back this move: you may ask again after your next move"
 
 
 def take_back(public_id: str, tokens: Tokens) -> Game:
@@ -544,7 +545,8 @@ def take_back(public_id: str, tokens: Tokens) -> Game:
             (color,) = seated
             if game.takeback_by:
                 raise PlayError(f"{game.takeback_by} has asked for a takeback already")
-            _ply_before_last_move(game, color)  # there must be a move to take back
+            if _ply_before_last_move(game, color) + 1 == game.takeback_declined_ply:
+                raise PlayError(DECLINED)
             game.takeback_by = color
             game.save_change("takeback_by")
             return game
@@ -557,7 +559,7 @@ def take_back(public_id: str, tokens: Tokens) -> Game:
 
 def answer_takeback(public_id: str, tokens: Tokens, accept: bool) -> Game:
     """Accept the friend's takeback (their last move, and any reply, are undone) or
-    decline it; either way the request is over."""
+    decline it, remembered (``Game.takeback_declined_ply``): that move is not asked again."""
     with transaction.atomic():
         game = _locked(public_id)
         seated = _check_playing(game, tokens, "answer a takeback", TOO_LATE_TO_TAKE_BACK)
@@ -570,7 +572,8 @@ def answer_takeback(public_id: str, tokens: Tokens, accept: bool) -> Game:
         if accept:
             _rewind(game, _ply_before_last_move(game, asker))
         else:
-            game.save_change("takeback_by")
+            game.takeback_declined_ply = _ply_before_last_move(game, asker) + 1
+            game.save_change("takeback_by", "takeback_declined_ply")
     return game
 
 
@@ -609,15 +612,16 @@ def _ply_before_last_move(game: Game, color: str) -> int:
 
 
 def _rewind(game: Game, ply: int) -> None:
-    """Go back to ``ply``: the later moves are marked as taken back, the cached state
-    is that of the game then, and a hint or takeback request lapses."""
+    """Go back to ``ply``: the later moves are marked as taken back, the cached state is
+    that of the game then; a hint, a takeback request, a declined move taken back lapse."""
     Move.objects.filter(game=game, ply__gt=ply, taken_back=None).update(taken_back=timezone.now())
     position = game.position(ply)
     game.ply, game.record_text = 0, ""  # the cache is rewritten from the start
     changed = game.cache_position(position, position.record)
     game.hint_ply, game.hint, game.takeback_by = None, "", ""
+    game.takeback_declined_ply = d if (d := game.takeback_declined_ply) and d <= ply else None
     changed += clocks.turn_begins(game, clocks.now())
-    game.save_change(*changed, "hint_ply", "hint", "takeback_by")
+    game.save_change(*changed, "hint_ply", "hint", "takeback_by", "takeback_declined_ply")
     _timed(game)
     _computer_replies(game)
 

@@ -11,6 +11,7 @@ import random
 import re
 import time
 from collections.abc import Iterator
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -32,7 +33,7 @@ from tests.support.servers import (
 pytestmark = pytest.mark.browser
 
 LIVE_TIMEOUT_MS = 2000  # the opponent's move must show within two seconds
-REFRESH_TIMEOUT_MS = 12_000  # a page without script reloads itself every 5 s
+REFRESH_TIMEOUT_MS = 12_000  # a page without script reloads itself every 2 s
 
 
 @pytest.fixture(scope="module")
@@ -485,17 +486,28 @@ def test_a_first_tap_shows_the_move_and_a_second_plays_it(site, new_page):
 
 
 def test_the_whole_board_fits_a_phone(site, new_page):
-    page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
-    start_game(page, site)
-    width = page.evaluate("window.innerWidth")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    for square in ["A1", "G1", "G7"]:
-        box = page.locator(f'[data-square="{square}"]').bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    """On a phone's first screen, unscrolled: the whole board, the stones to choose from
+    (on one line) and whose turn it is, in hot-seat and against the computer."""
+    page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for mode in ("computer", "hotseat"):
+        start_game(page, site, mode=mode, color="dark", level=bots.LEVELS[0].id)
+        assert page.evaluate("window.scrollY") == 0
+        width, height = page.evaluate("[window.innerWidth, window.innerHeight]")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for selector in (".board__grid", ".stones", "[data-turn]"):
+            box = page.locator(selector).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (mode, selector, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (mode, selector, box)
+        tops = page.evaluate(
+            "Array.from(document.querySelectorAll('.stones__choice'))"
+            ".map((choice) => choice.getBoundingClientRect().top)"
+        )
+        assert len(tops) == 3 and len(set(tops)) == 1, tops  # the stones on one line
+        page.screenshot(path=ARTIFACTS / f"phone-first-screen-{mode}.png")
     page.tap('[data-square="D4"] button')  # the first tap shows the move
     page.tap('[data-square="D4"] button')
     page.wait_for_selector('[data-square="D4"][data-stone="dark-stone"]')
-    ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "phone.png", full_page=True)
 
 
@@ -588,18 +600,29 @@ def test_every_control_on_a_phone_is_a_finger_s_width(site, new_page):
     page.wait_for_selector('#game[data-ply="1"]')
     controls = (
         ".button, .stones__choice, .replay__step, .site-header nav a, .rules-summary a, "
-        ".moves__link, .review-tools summary, .legend summary"
+        ".moves__link, .review-tools summary, .legend summary, .review-tools a, "
+        ".continue-form select"
     )
-    small = page.evaluate(
-        """(selector) => Array.from(document.querySelectorAll(selector))
-            .filter((element) => element.getClientRects().length)
-            .map((element) => [element.textContent.trim().slice(0, 20),
-                               element.getBoundingClientRect().height])
-            .filter(([, height]) => height < 44)""",
-        controls,
-    )
-    assert small == []
+
+    def small() -> list:
+        return page.evaluate(
+            """(selector) => Array.from(document.querySelectorAll(selector))
+                .filter((element) => element.getClientRects().length)
+                .map((element) => [element.textContent.trim().slice(0, 20),
+                                   element.getBoundingClientRect().height])
+                .filter(([, height]) => height < 44)""",
+            controls,
+        )
+
+    assert small() == []
     assert page.locator(controls).count() > 10
+    # A finished game's page, its record, picture, import and continue form open.
+    page.tap("text=Resign")  # the confirmation dialog is accepted
+    page.wait_for_selector("[data-result]")
+    page.tap(".review-tools summary")
+    page.wait_for_selector(".continue-form select")
+    assert page.locator(".review-tools a:visible, .continue-form select:visible").count() == 5
+    assert small() == []
 
 
 CONTRAST = """([one, other]) => {
@@ -823,9 +846,23 @@ def test_every_page_passes_axe(site, new_page, scheme):
     check("friend game waiting")
     friend.goto(page.get_attribute("[data-invite-url]", "data-invite-url"))
     found["invite"] = violations(friend)
+    friend.click("[data-join]")
+    friend.wait_for_selector(".messages")  # "You play light."
+    found["a flash message"] = violations(friend)
     start_game(page, site, mode="computer", color="dark", level=bots.LEVELS[0].id)
     click_move(page, "D4")
     check("game against the computer")
+    start_game(page, site, mode="computer", color="dark", level=bots.LEVELS[0].id)
+    hold_the_computer_s_reply(page)
+    click_move(page, "D4")
+    page.wait_for_selector("[data-thinking]")
+    page.evaluate(FAINTEST)  # the pulsing mark at its faintest
+    check("the computer thinking")
+    page.unroute_all()
+    start_game(page, site)
+    page.click("[data-hint-button]")
+    page.wait_for_selector("[data-hint]", timeout=int((bots.STRONGEST.seconds + 4) * 1000))
+    check("a hint shown")
     paths = ["/about/", "/games/", "/import/", "/p/", "/p/?text=nonsense", "/g/nope/"]
     paths += ["/learn/", "/learn/thunder/", "/learn/hinges/?move=A1", "/learn/scoring/?move=B1"]
     paths += ["/learn/fourth-hinge/?move=E4"]
@@ -881,3 +918,306 @@ def test_every_page_passes_axe(site, new_page, scheme):
     page.goto(f"{site.url}/accounts/logout/")
     check("log out")
     assert {name: found for name, found in found.items() if found} == {}
+
+
+# Newcomers: accessibility, phone, no JavaScript ---------------------------------------------
+
+
+def hold_the_computer_s_reply(page) -> None:
+    """Keep the page showing the computer thinking: its news of the reply (the stream and
+    the polls) never arrives."""
+    page.route(re.compile(r"/g/[^/]+/(live|poll/)"), lambda route: route.abort())
+
+
+FAINTEST = """() => document.getAnimations().forEach((animation) => {
+    animation.pause();
+    animation.currentTime = animation.effect.getComputedTiming().duration;
+})"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_hint_ring_and_the_thinking_mark_stand_out(site, new_page, scheme):
+    page = new_page(color_scheme=scheme)
+    start_game(page, site)
+    page.click("[data-hint-button]")
+    page.wait_for_selector("[data-hint]", timeout=int((bots.STRONGEST.seconds + 4) * 1000))
+    wood = page.evaluate("getComputedStyle(document.querySelector('.board__grid')).backgroundColor")
+    ring = page.evaluate(
+        "getComputedStyle(document.querySelector('.sq--hint'), '::before').borderTopColor"
+    )
+    assert page.evaluate(CONTRAST, [ring, wood]) >= 3
+    start_game(page, site, mode="computer", color="dark", level=bots.LEVELS[0].id)
+    hold_the_computer_s_reply(page)
+    click_move(page, "D4")
+    mark = page.locator("[data-thinking]")
+    # The pulse at a few moments of its cycle, its faintest included: the text's colour
+    # as it shows, blended into the page's by the opacity, against the page's.
+    shown = mark.evaluate(
+        """(mark) => {
+            const [animation] = mark.getAnimations();
+            const duration = animation.effect.getComputedTiming().duration;
+            animation.pause();
+            const page = getComputedStyle(document.documentElement).backgroundColor;
+            const rgb = (c) => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+            return [0, 0.25, 0.5, 0.75, 1].map((part) => {
+                animation.currentTime = duration * part;
+                const style = getComputedStyle(mark);
+                const alpha = Number(style.opacity);
+                const under = rgb(page);
+                const mixed = rgb(style.color).map((c, i) => c * alpha + under[i] * (1 - alpha));
+                return [`rgb(${mixed.join(",")})`, page];
+            });
+        }"""
+    )
+    ratios = [page.evaluate(CONTRAST, pair) for pair in shown]
+    assert min(ratios) >= 4.5, ratios
+
+
+def test_after_resigning_the_focus_is_on_the_result(site, new_page):
+    page = new_page()
+    start_game(page, site)
+    click_move(page, "D4")
+    page.focus("text=Resign")
+    page.keyboard.press("Enter")  # the confirmation dialog is accepted
+    page.wait_for_selector("[data-result]")
+    page.wait_for_selector("[data-result]:focus", timeout=2000)
+    assert page.get_attribute("[data-result]", "tabindex") == "-1"
+
+
+def test_without_javascript_a_hint_shows_without_a_reload(site, new_page):
+    page = new_page(java_script_enabled=False)
+    start_game(page, site)
+    assert "reloads itself" not in page.inner_text("body")  # your own turn: nothing to wait for
+    assert page.locator('meta[http-equiv="refresh"]').count() == 0
+    page.click("[data-hint-button]")
+    page.wait_for_selector("[data-hint]", timeout=int((bots.STRONGEST.seconds + 4) * 1000))
+    assert page.get_attribute("[data-hint]", "data-square") in page.inner_text("[data-hint-move]")
+    assert "reloads itself" not in page.inner_text("body")
+
+
+def test_without_javascript_the_computer_s_reply_shows_within_seconds(site, new_page):
+    page = new_page(java_script_enabled=False)
+    start_game(page, site, mode="computer", color="dark", level=bots.LEVELS[0].id)
+    assert "reloads itself" not in page.inner_text("body")
+    page.click('[data-square="D4"] button')
+    started = time.monotonic()
+    page.wait_for_selector('#game[data-ply="2"]', timeout=3000)
+    assert time.monotonic() - started < 3
+    assert page.locator("button[name=move]").count() > 0
+    assert "reloads itself" not in page.inner_text("body")
+
+
+def test_without_javascript_a_guest_sees_the_rematch_offered(site, new_page):
+    creator = new_page(java_script_enabled=False)
+    friend = new_page(java_script_enabled=False)
+    game_id = start_game(creator, site, mode="friend", color="dark")
+    assert "reloads itself" in creator.inner_text("body")  # waiting for the friend
+    friend.goto(creator.get_attribute("[data-invite-url]", "data-invite-url"))
+    friend.click("[data-join]")
+    friend.wait_for_url(f"{site.url}/g/{game_id}/")
+    assert "reloads itself" in friend.inner_text("body")  # dark to move
+    creator.wait_for_selector("button[name=move]", timeout=4000)  # the friend sat down
+    assert "reloads itself" not in creator.inner_text("body")  # the creator's turn
+    creator.click("text=Resign")
+    creator.click("[data-confirm-resign]")
+    creator.wait_for_selector('[data-result="light"]')
+    friend.wait_for_selector('[data-result="light"]', timeout=4000)
+    creator.click("[data-rematch]")
+    creator.wait_for_url(re.compile(rf"/g/(?!{re.escape(game_id)}/)[^/]+/$"))
+    rematch_id = game_id_of(creator)
+    friend.wait_for_selector("text=Your opponent wants a rematch", timeout=4000)
+    friend.click("[data-rematch]")
+    friend.wait_for_url(f"{site.url}/g/{rematch_id}/")
+    friend.wait_for_selector(".score--dark >> text=(you)")
+
+
+# Newcomers: the title, the tab's icon, a quiet console -------------------------------------
+
+TURN_ICON = "document.querySelector('link[rel=icon]').getAttribute('href')"
+# Every violation of the page's Content Security Policy, said on the console, where the
+# test hears it with the page's own errors.
+REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (event) => {
+    console.error(`CSP ${event.violatedDirective}: ${event.sourceFile}:${event.lineNumber}`
+        + ` ${event.sample}`);
+});"""
+
+
+def troubles_of(page) -> list[str]:
+    """The console's errors, CSP violations included, and the script errors of ``page``
+    from now on, as a list that grows."""
+    found: list[str] = []
+    page.add_init_script(REPORT_VIOLATIONS)
+
+    def heard(message) -> None:
+        if message.type == "error":
+            found.append(f"{page.url}: {message.text}")
+
+    page.on("console", heard)
+    page.on("pageerror", lambda error: found.append(f"{page.url}: {error}"))
+    return found
+
+
+def test_a_game_that_ends_with_its_graph_says_the_result_in_the_title(site, new_page):
+    """The answer to the last move carries the analysis graph, whose SVG has titles of
+    its own: the tab's title is still the game's."""
+    record = [move for move in record_with_everything() if move != "Pass"]
+    page = new_page()
+    # Another game analyses the opening: every game reaching those moments shares it.
+    start_game(page, site)
+    click_move(page, record[0])
+    page.goto(f"{page.url}?ply=0")
+    page.click("[data-analyse-whole]")
+    page.wait_for_selector(".estimate-graph svg", timeout=10_000)
+    start_game(page, site)
+    for move in record:
+        click_move(page, move)
+    final = Position.replay(Rules(), record_with_everything())
+    assert page.locator("#game .estimate-graph svg title").count() >= 1  # the end's answer
+    winner = "a tie" if final.result == "tie" else f"{final.result} wins"
+    assert page.title() == f"Neither side can move: {winner} · Mǽrstánas"
+
+
+def test_looking_back_the_title_and_the_tab_s_icon_say_your_turn(site, new_page):
+    creator = new_page()
+    friend = new_page()
+    game_id = start_game(creator, site, mode="friend", color="dark")
+    friend.goto(creator.get_attribute("[data-invite-url]", "data-invite-url"))
+    friend.click("[data-join]")
+    click_move(creator, "D4")
+    friend.wait_for_selector('[data-square="D4"][data-stone]', timeout=LIVE_TIMEOUT_MS)
+    click_move(friend, "E4")
+    creator.wait_for_selector('#game[data-ply="2"]', timeout=LIVE_TIMEOUT_MS)
+    friend.goto(f"{site.url}/g/{game_id}/?ply=1")
+    assert not friend.title().startswith("Your turn")
+    assert "favicon-turn" not in friend.evaluate(TURN_ICON)
+    click_move(creator, "C3")
+    friend.wait_for_selector("[data-news]", timeout=LIVE_TIMEOUT_MS)
+    assert ply_of(friend) == 1  # still the moment looked at
+    assert friend.title().startswith("Your turn")
+    assert "1 of 3" in friend.title()
+    friend.wait_for_function(f"() => {TURN_ICON}.includes('favicon-turn')", timeout=LIVE_TIMEOUT_MS)
+    assert "favicon-turn" not in creator.evaluate(TURN_ICON)
+    friend.reload()  # a page opened looking back says so too
+    assert friend.title().startswith("Your turn") and ply_of(friend) == 1
+    friend.wait_for_function(f"() => {TURN_ICON}.includes('favicon-turn')")
+    friend.click("[data-replay-back]")
+    friend.wait_for_selector('#game[data-ply="3"] button[name=move]')
+    assert friend.title().startswith("Your turn")
+
+
+def test_moves_make_no_console_error_nor_csp_violation(site, new_page):
+    creator = new_page()
+    friend = new_page()
+    troubles = {"creator": troubles_of(creator), "friend": troubles_of(friend)}
+    start_game(creator, site, mode="friend", color="dark")
+    friend.goto(creator.get_attribute("[data-invite-url]", "data-invite-url"))
+    friend.click("[data-join]")
+    friend.wait_for_selector(".score--light >> text=(you)")
+    for mover, other, move in [
+        (creator, friend, "D4"),
+        (friend, creator, "E4"),
+        (creator, friend, "A1"),
+        (friend, creator, "G7"),
+    ]:
+        click_move(mover, move)
+        other.wait_for_selector(f'[data-square="{move}"][data-stone]', timeout=LIVE_TIMEOUT_MS)
+    creator.wait_for_timeout(500)  # the last redraws settle
+    game_id = start_game(creator, site, mode="computer", color="dark", level=bots.LEVELS[0].id)
+    for _ in range(3):
+        creator.wait_for_selector("#game.game--to-move:not(:has([data-thinking]))")
+        move = next(m for m in api(site, game_id)["legal"] if " " not in m and m != "Pass")
+        click_move(creator, move)
+    creator.wait_for_selector("#game.game--to-move:not(:has([data-thinking]))")
+    creator.wait_for_timeout(500)
+    assert troubles == {"creator": [], "friend": []}
+
+
+# Newcomers: editor and small things --------------------------------------------------------
+
+
+# The empty board's position text, as a query's value.
+EMPTY_QUERY_TEXT = "......./......./......./......./......./......./.......%20d%20TWtw"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_editor_places_a_light_woden_stone_in_one_click(site, new_page, scheme):
+    page = new_page(color_scheme=scheme, bypass_csp=True)
+    page.goto(f"{site.url}/p/")
+    page.click('[data-paint="light-woden"]')
+    page.wait_for_selector('[data-paint="light-woden"][aria-pressed="true"]')
+    loads = []
+    page.on("framenavigated", lambda frame: loads.append(frame.url))
+    page.click('[data-square="D4"] a.sq__edit')
+    page.wait_for_selector('[data-square="D4"][data-stone="light-woden"]')
+    assert len(loads) == 1
+    assert page.input_value("[data-position-text]").split()[1:] == ["d", "TWt"]
+    # The hand's toggles look on or off, whatever the theme.
+    looks = page.evaluate(
+        """() => ['true', 'false'].map((pressed) => {
+            const style = getComputedStyle(
+                document.querySelector(`[data-hand-toggle][aria-pressed="${pressed}"]`));
+            return [style.backgroundColor, style.color, style.borderStyle];
+        })"""
+    )
+    assert looks[0] != looks[1] and looks[0][2] == "solid" and looks[1][2] == "dashed"
+    found = {"editor": violations(page)}
+    page.goto(f"{site.url}/p/?text={EMPTY_QUERY_TEXT}&paint=dark-thunder&square=A1&wraparound=on")
+    page.click('[data-square="B2"] a.sq__edit')  # a second dark thunder-stone: refused
+    page.wait_for_selector("[data-error]")
+    found["refused, wrapped"] = violations(page)
+    page.goto(f"{site.url}/")
+    page.check("input[name=wraparound]")
+    page.click(".new-game__form button[type=submit]")
+    for move in ["A1", "G7", "B1"]:
+        click_move(page, move)
+    page.click("[data-hinges-toggle]")
+    page.wait_for_selector(".sq__hinges--dark")
+    page.click(".legend summary")
+    found["hinges and wraparound"] = violations(page)
+    assert {name: found for name, found in found.items() if found} == {}
+
+
+def test_the_new_game_form_shows_the_level_and_colour_only_where_they_apply(site, new_page):
+    page = new_page()
+    page.goto(site.url + "/")
+    level, color = '[data-for-modes="computer"]', '[data-for-modes="friend computer"]'
+
+    def shown() -> tuple[bool, bool]:
+        return page.is_visible(level), page.is_visible(color)
+
+    assert shown() == (False, False)  # hot-seat, chosen at first
+    page.check("input[name=mode][value=computer]")
+    assert shown() == (True, True)
+    page.check("input[name=mode][value=friend]")
+    assert shown() == (False, True)
+    page.check("input[name=mode][value=hotseat]")
+    assert shown() == (False, False)
+    page.click(".new-game__form button[type=submit]")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+
+
+# Newcomers: hints, takebacks, My games
+
+# Light to move, holding its thunder-stone alone: a plain stone may go on E5 too, but
+# every winning move is a thunder-stone, and the strongest level's is the one on E5.
+THUNDER_TO_WIN = "s.SS.sS/SsS.s../.Ss.SSs/sSS.Ss./S.sS.Ss/s..s.../S..sssS l t"
+
+
+def test_a_thunder_hint_is_chosen_for_the_player_and_its_ring_plays_it(site, new_page):
+    page = new_page()
+    page.goto(f"{site.url}/p/?{urlencode({'text': THUNDER_TO_WIN})}")
+    page.select_option(".continue-form select[name=color]", "light")
+    page.select_option(".continue-form select[name=level]", bots.LEVELS[0].id)
+    page.click('.continue-form [data-continue="computer"]')
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    game_id = game_id_of(page)
+    assert page.get_attribute("#board", "data-placing") == "stone"
+    page.click("[data-hint-button]")
+    page.wait_for_selector("[data-hint]", timeout=int((bots.STRONGEST.seconds + 2.5) * 1000))
+    assert page.get_attribute("[data-hint-move]", "data-hint-move") == "T E5"
+    assert "thunder-stone on E5, clearing E4, D5 and F5" in page.inner_text("[data-hint-move]")
+    assert page.get_attribute("#board", "data-placing") == "thunder"
+    assert page.get_attribute("#stone-thunder", "aria-current") == "true"
+    page.click("[data-hint] button")
+    page.wait_for_selector('#game:not([data-ply="0"])', timeout=LIVE_TIMEOUT_MS * 3)
+    assert api(site, game_id)["record"][0] == "T E5xE4/D5/F5"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -10,6 +11,8 @@ from django.test import Client
 from game import play
 from game.engine import Color, Position, Rules, Stone
 from game.maerstanas.drawing import draw_board
+from game.models import Analysis
+from game.pages import position_keys
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +134,43 @@ def test_the_scoring_hinges_can_be_drawn_on_the_board():
     assert sides("G7") == ["e", "s"] and sides("D4") == []
     assert "Hide the scoring hinges" in page
     assert re.search(r'hx-get="[^"]*hinges=on&amp;stone=', page)  # kept by live redraws
+
+
+def first_title(answer: str) -> str:
+    """The text of an answer's first <title>, the one htmx makes the page's."""
+    return re.search(r"<title[^>]*>([^<]*)</title>", answer)[1]
+
+
+def test_an_answer_carrying_the_analysis_graph_names_the_page_first():
+    rng = random.Random(7)
+    position = Position.start(Rules())
+    while not position.is_over:
+        position = position.play(rng.choice(position.legal_moves()))
+    moves = [move for move in position.record if move != "Pass"]
+    game, tokens = play.create_game("hotseat", Rules())
+    client = seated_client(game, tokens)
+    for move in moves[:-1]:
+        game = play.make_move(game.public_id, tokens, move)
+    # The opening was analysed, in this game or another reaching it: the end shows a graph.
+    for key in position_keys(game)[:2]:
+        Analysis.objects.create(key=key, dark_win=0.5)
+    answer = client.post(
+        f"/g/{game.public_id}/move", {"move": moves[-1], "ply": game.ply}, headers=HTMX
+    ).content.decode()
+    assert '<title id="estimate-title">' in answer  # the graph's own, inside #game
+    winner = "a tie" if position.result == "tie" else f"{position.result} wins"
+    assert first_title(answer) == f"Neither side can move: {winner} · Mǽrstánas"
+
+
+def test_looking_back_the_title_and_the_page_say_it_is_your_turn():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    game, _, light = play.join(game.public_id, play.invite_code(game))
+    for tokens, move in [(dark, "D4"), ({"light": light}, "E4"), (dark, "C3")]:
+        play.make_move(game.public_id, tokens, move)
+    waiting = seated_client(game, {"light": light})
+    answer = waiting.get(f"/g/{game.public_id}/", {"ply": 1}, headers=HTMX).content.decode()
+    assert first_title(answer) == "Your turn · move 1 of 3 · Mǽrstánas"
+    assert re.search(r'id="game"[^>]*data-ply="1"[^>]*data-your-turn', answer, re.S)
+    page = seated_client(game, dark).get(f"/g/{game.public_id}/", {"ply": 1}).content.decode()
+    assert "<title>Move 1 of 3 · Mǽrstánas</title>" in page
+    assert not re.search(r'id="game"[^>]*data-your-turn', page, re.S)

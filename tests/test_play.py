@@ -703,3 +703,53 @@ def test_remembering_the_same_seats_again_writes_nothing():
         seats.remember(request, game.public_id, tokens)
     assert not [q["sql"] for q in queries if q["sql"].startswith(("UPDATE", "INSERT"))]
     assert BrowserGame.objects.get(game=game).colors == "dark light"
+
+
+# Newcomers: hints, takebacks, My games -----------------------------------------------------
+
+
+def test_a_declined_takeback_is_remembered_and_the_same_move_not_asked_for_again():
+    public_id, dark, light = _takeback_asked()
+    game = play.answer_takeback(public_id, light, False)
+    assert (game.takeback_by, game.takeback_declined_ply) == ("", 1)
+    assert Game.objects.get(public_id=public_id).takeback_declined_ply == 1
+    with pytest.raises(play.PlayError, match="your friend declined to take back this move"):
+        play.take_back(public_id, dark)
+    play.make_move(public_id, light, "E4")  # the friend's move changes nothing
+    with pytest.raises(play.PlayError, match="you may ask again after your next move"):
+        play.take_back(public_id, dark)
+    play.make_move(public_id, dark, "C3")
+    assert play.take_back(public_id, dark).takeback_by == "dark"
+
+
+def test_the_friend_may_ask_for_their_own_move_after_declining():
+    public_id, dark, light = _takeback_asked()
+    play.answer_takeback(public_id, light, False)
+    play.make_move(public_id, light, "E4")
+    assert play.take_back(public_id, light).takeback_by == "light"
+
+
+def test_a_declined_move_is_forgotten_once_it_is_taken_back():
+    public_id, dark, light = _friends()
+    for tokens, move in [(dark, "D4"), (light, "E4"), (dark, "C3")]:
+        play.make_move(public_id, tokens, move)
+    play.take_back(public_id, dark)
+    assert play.answer_takeback(public_id, light, False).takeback_declined_ply == 3
+    play.take_back(public_id, light)  # light's E4, and dark's C3 after it
+    game = play.answer_takeback(public_id, dark, True)
+    assert (game.ply, game.takeback_declined_ply) == (1, None)
+    assert Game.objects.get(public_id=public_id).takeback_declined_ply is None
+    play.make_move(public_id, light, "E4")
+    play.make_move(public_id, dark, "C3")
+    assert play.take_back(public_id, dark).takeback_by == "dark"
+
+
+def test_a_takeback_after_the_declined_move_keeps_it_declined():
+    public_id, dark, light = _takeback_asked()
+    play.answer_takeback(public_id, light, False)  # dark's D4, the first move
+    play.make_move(public_id, light, "E4")
+    play.take_back(public_id, light)
+    game = play.answer_takeback(public_id, dark, True)  # light's E4 alone
+    assert (game.ply, game.takeback_declined_ply) == (1, 1)
+    with pytest.raises(play.PlayError, match="declined"):
+        play.take_back(public_id, dark)

@@ -692,3 +692,98 @@ def test_a_picture_is_drawn_once_and_a_client_may_have_only_so_many_drawn(client
     assert client.get("/p/image.png", {"text": text(5)}).status_code == 200
     other = Client(REMOTE_ADDR="10.1.2.3").get("/p/image.png", {"text": text(40)})
     assert other.status_code == 200
+
+
+# Newcomers: the start of a game, an imported game's players --------------------------------
+
+
+def test_looking_back_at_the_start_says_so_in_words(client):
+    game = hotseat(client)
+    start = client.get(f"/g/{game.public_id}/", {"ply": 0}).content.decode()
+    note = re.search(r"data-reviewing>(.*?)\n", start)[1]
+    assert note == "Looking back: the start of the game, before its 4 moves."
+    later = client.get(f"/g/{game.public_id}/", {"ply": 2}).content.decode()
+    assert "Looking back: the board after move 2 of 4." in later
+
+
+def test_an_imported_game_names_its_players_and_date(client):
+    record = '[Date "2026-11-24"]\n[Dark "Ann"]\n[Light "Bob"]\n\n1. D4 E4\n'
+    game = import_text(client, record)
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    line = re.search(r"<p[^>]*data-imported-players>(.*?)</p>", html)[1]
+    assert re.sub(r"<[^>]+>", "", line) == "Ann vs Bob, 2026-11-24"
+    bare = import_text(client, "D4 E4")
+    assert "data-imported-players" not in client.get(f"/g/{bare.public_id}/").content.decode()
+
+
+# Newcomers: hints, takebacks, My games -----------------------------------------------------
+
+
+def my_games_rows(client: Client) -> dict[str, str]:
+    """The rows of "My games", by game id."""
+    html = client.get("/games/").content.decode()
+    rows = re.findall(
+        r'<li class="game-list__item[^"]*" data-game="([\w-]+)"(.*?)</li>', html, re.S
+    )
+    return dict(rows)
+
+
+def test_my_games_lists_the_records_this_browser_imported(client):
+    named = import_text(client, '[Dark "Ann"]\n[Light "Bob"]\n\n1. D4 E4\n2. C3\n')
+    imported = import_text(client, "D4 E4", special_stones="on", scoring="standard")
+    html = client.get("/games/").content.decode()
+    going_on, done = html.split('data-games="finished"')
+    assert imported.public_id in done and imported.public_id not in going_on
+    rows = my_games_rows(client)
+    row = rows[imported.public_id]
+    assert "data-imported" in row and ">Imported record<" in row
+    assert ">2 moves<" in row and "Unfinished · 0–0" in row and "imported <time" in row
+    assert "Imported record: Ann vs Bob" in rows[named.public_id]
+    assert ">3 moves<" in rows[named.public_id]
+    # Another browser did not import them.
+    assert imported.public_id not in Client().get("/games/").content.decode()
+
+
+def test_my_games_names_the_computer_s_level_and_lays_out_each_row_alike(client):
+    computer = {"mode": "computer", "color": "dark", "scoring": "standard"}
+    strong = client.post("/", {**computer, "level": "wita"})
+    weak = client.post("/", {**computer, "level": "cild"})
+    hot = hotseat(client, moves=["D4"])
+    strong_id, weak_id = (r["Location"].split("/")[2] for r in (strong, weak))
+    rows = my_games_rows(client)
+    assert "Against Wita (level 6), you play dark" in re.sub(r"<[^>]+>", "", rows[strong_id])
+    assert "Against Cild (level 1)" in rows[weak_id]
+    assert "Hot-seat" in rows[hot.public_id] and "1 move<" in rows[hot.public_id]
+    assert "No moves yet" in rows[weak_id] and "Your turn" in rows[weak_id]
+    for row in rows.values():
+        parts = re.findall(r'class="game-row__(\w+)"', row)
+        assert parts == ["who", "side", "moves", "state", "date"] or parts == [
+            "who",
+            "moves",
+            "state",
+            "date",
+        ], parts
+
+
+def test_my_games_costs_the_same_queries_however_many_games(client, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get("/games/").status_code == 200
+        return len(captured)
+
+    def some_games() -> None:
+        computer = {"mode": "computer", "color": "dark", "level": "wita", "scoring": "standard"}
+        assert client.post("/", computer).status_code == 303
+        client.post("/", {"mode": "friend", "color": "light", "scoring": "standard"})
+        hotseat(client, moves=["D4"])
+        import_text(client, "D4 E4", special_stones="on", scoring="standard")
+
+    settings.RATE_LIMITS = False  # more new games than one address may make
+    some_games()
+    few = queries()
+    some_games()
+    some_games()
+    assert queries() == few

@@ -12,7 +12,7 @@ from django.test import Client, RequestFactory
 from game import play, seats
 from game.engine import Position, Rules
 from game.forms import NewGameForm
-from game.models import Game, Move
+from game.models import Analysis, Game, Move
 
 pytestmark = pytest.mark.django_db
 
@@ -595,17 +595,74 @@ def test_a_finished_games_page_holds_no_stream(client):
     assert "data-live-url" not in html and "sse-connect" not in html and "hx-trigger" not in html
 
 
+def reloads(html: str) -> int | None:
+    """Every how many seconds a page reloads itself without JavaScript, as its head says,
+    checking that its words say the same; None when it does not."""
+    found = re.search(r'<noscript><meta http-equiv="refresh" content="(\d+)"></noscript>', html)
+    words = re.search(r"This page reloads itself every (second|(\d+) seconds) while you wait", html)
+    assert bool(found) == bool(words), (found, words)
+    if not found:
+        return None
+    assert words[1] == ("second" if found[1] == "1" else f"{found[1]} seconds")
+    return int(found[1])
+
+
 def test_without_javascript_a_waiting_page_reloads_itself_and_says_so(client):
     game = new_game(client)
     watcher = Client().get(f"/g/{game.public_id}/").content.decode()
-    assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in watcher
-    assert "reloads itself every 5 seconds" in watcher
+    assert reloads(watcher) == 2
 
 
 def test_a_page_whose_player_is_to_move_does_not_reload_itself(client):
     game = new_game(client)
     html = client.get(f"/g/{game.public_id}/").content.decode()
     assert 'http-equiv="refresh"' not in html
+    assert "reloads itself" not in html
+
+
+def test_without_javascript_a_page_reloads_itself_each_second_while_the_computer_thinks(client):
+    game = new_game(client, mode="computer", color="light", level="cild")
+    assert reloads(client.get(f"/g/{game.public_id}/").content.decode()) == 1
+    play.computer_move(game.public_id, 0, "D4")
+    assert reloads(client.get(f"/g/{game.public_id}/").content.decode()) is None
+
+
+def test_without_javascript_a_page_reloads_itself_until_the_hint_shows(client):
+    game = new_game(client)
+    assert reloads(client.get(f"/g/{game.public_id}/").content.decode()) is None
+    client.post(f"/g/{game.public_id}/hint")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "Looking for a hint" in html and reloads(html) == 1
+    play.give_hint(game.public_id, 0, "D4")
+    html = client.get(f"/g/{game.public_id}/").content.decode()
+    assert 'data-hint-move="D4"' in html and reloads(html) is None
+
+
+def test_without_javascript_a_page_reloads_itself_until_the_analysis_shows(client):
+    game = new_game(client)
+    post_move(client, game, "D4")
+    page = f"/g/{game.public_id}/?ply=0"
+    assert reloads(client.get(page).content.decode()) is None
+    assert client.post(f"/g/{game.public_id}/analyse", {"ply": "0"})["Location"] == page
+    html = client.get(page).content.decode()
+    assert "data-analysing" in html and reloads(html) == 1
+    Analysis.objects.filter(dark_win=None).update(dark_win=0.5, move="E4", line="E4")
+    html = client.get(page).content.decode()
+    assert "data-analysing" not in html and reloads(html) is None
+
+
+def test_without_javascript_a_finished_friend_game_reloads_until_a_rematch_is_offered(client):
+    game = new_game(client, mode="friend", color="dark")
+    friend = Client()
+    friend.post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
+    client.post(f"/g/{game.public_id}/resign")
+    page = f"/g/{game.public_id}/"
+    assert reloads(friend.get(page).content.decode()) == 2
+    assert reloads(client.get(page).content.decode()) == 2
+    assert reloads(Client().get(page).content.decode()) is None  # a watcher
+    client.post(f"/g/{game.public_id}/rematch")
+    html = friend.get(page).content.decode()
+    assert "Join the rematch" in html and reloads(html) is None
 
 
 def test_a_watchers_move_is_refused_on_the_board_by_htmx_and_on_a_page_without(client):
@@ -815,3 +872,146 @@ def test_a_takeback_in_a_game_that_does_not_exist_says_so():
 
     with pytest.raises(Http404, match="^there is no such game$"):
         takeback(plain_request("post"), "nosuchgame00")
+
+
+# Newcomers: the new-game form's parts, the board's words and the hinge bars ---------------
+
+
+def test_the_level_and_the_colour_say_which_games_they_are_for(client):
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup(client.get("/").content, "html.parser")
+    level = page.select_one('input[name="level"]').find_parent("fieldset")
+    color = page.select_one('input[name="color"]').find_parent("fieldset")
+    # site.js hides them by the mode chosen; without it they stay, saying when they apply.
+    assert level["data-for-modes"] == "computer" and color["data-for-modes"] == "friend computer"
+    assert not level.has_attr("hidden") and not color.has_attr("hidden")
+    assert "when playing the computer" in level.legend.get_text()
+    assert "playing a friend or the computer" in color.legend.get_text()
+
+
+def test_a_wraparound_board_says_so_in_words(client):
+    plain = client.get(f"/g/{new_game(client).public_id}/").content.decode()
+    assert "data-wraparound" not in plain
+    Game.objects.all().delete()
+    wrapped = client.get(f"/g/{new_game(client, wraparound='on').public_id}/").content.decode()
+    assert re.search(r"data-wraparound>Wraparound: the edges join up\.<", wrapped)
+    assert "A double border: wraparound" in wrapped
+
+
+def test_each_side_s_hinge_bars_look_their_own_and_the_legend_says_so(client):
+    game = new_game(client)
+    for move in ["A1", "G7", "B1"]:
+        post_move(client, game, move, htmx=False)
+    page = client.get(f"/g/{game.public_id}/", {"hinges": "on"}).content.decode()
+    assert re.search(r'data-square="A1".*?class="sq__hinges sq__hinges--dark"', page, re.S)
+    assert re.search(r'data-square="G7".*?class="sq__hinges sq__hinges--light"', page, re.S)
+    assert "solid dark bars for dark, light outlined bars for light" in page
+
+
+# Newcomers: hints, takebacks, My games -----------------------------------------------------
+
+# Light to move, holding its thunder-stone alone: a plain stone may go on E5 too, but
+# every winning move is a thunder-stone, and the strongest level's is the one on E5.
+THUNDER_TO_WIN = "s.SS.sS/SsS.s../.Ss.SSs/sSS.Ss./S.sS.Ss/s..s.../S..sssS l t"
+
+
+def hinted(client: Client, hint: str) -> tuple[Game, str]:
+    """A game against the computer from THUNDER_TO_WIN, the player light, with ``hint``
+    asked for and found; and where the page waiting for it asked for news."""
+    fields = {"text": THUNDER_TO_WIN, "mode": "computer", "color": "light", "level": "cild"}
+    assert client.post("/p/continue", fields).status_code == 303
+    game = Game.objects.get()
+    waiting = client.post(f"/g/{game.public_id}/hint", headers=HTMX).content.decode()
+    assert "Looking for a hint" in waiting
+    poll = html.unescape(re.search(r'id="game"[^>]*hx-get="([^"]+)"', waiting, re.S)[1])
+    assert play.give_hint(game.public_id, 0, hint) is not None
+    return game, poll
+
+
+def button_on(page: str, square: str) -> str:
+    """The move the button of ``square`` plays."""
+    found = re.search(rf'data-square="{square}"[^>]*>\s*<button[^>]*value="([^"]+)"', page)
+    return found[1]
+
+
+def test_a_thunder_hint_chooses_the_thunder_stone_and_says_what_it_clears(client):
+    game, poll = hinted(client, "T E5")
+    page = client.get(f"/g/{game.public_id}/").content.decode()
+    assert "Hint: <strong>thunder-stone on E5, clearing E4, D5 and F5</strong>" in page
+    assert 'data-placing="thunder"' in page and button_on(page, "E5") == "T E5"
+    assert re.search(r'is-selected"[^>]*id="stone-thunder"', page)
+    # The live part, redrawn when the hint arrives, chooses it too, though the page
+    # that waited for it showed a plain stone.
+    assert "hint=due&stone=stone" in poll
+    news = client.get(poll, headers=HTMX).content.decode()
+    assert 'data-placing="thunder"' in news and button_on(news, "E5") == "T E5"
+    assert "hint=due" not in news and "stone=thunder" in news  # kept from now on
+    # A stone the player chooses since stays chosen; the hint still says its move.
+    chosen = client.get(f"/g/{game.public_id}/", {"stone": "stone"}).content.decode()
+    assert 'data-placing="stone"' in chosen and button_on(chosen, "E5") == "E5"
+    assert "thunder-stone on E5, clearing E4, D5 and F5" in chosen
+
+
+def test_the_hinted_square_s_button_plays_the_hinted_thunder_stone(client):
+    game, _ = hinted(client, "T E5")
+    page = client.get(f"/g/{game.public_id}/").content.decode()
+    stone = re.search(r'name="stone" value="([^"]+)"', page)[1]
+    data = {"move": button_on(page, "E5"), "ply": 0, "position": THUNDER_TO_WIN, "stone": stone}
+    assert client.post(f"/g/{game.public_id}/move", data).status_code == 303
+    game.refresh_from_db()
+    assert game.logged_record() == ["T E5xE4/D5/F5"]
+
+
+def test_a_hint_is_said_in_words_whatever_its_stone():
+    from game.grid import Color
+    from game.maerstanas.drawing import draw_board
+    from game.maerstanas.notation import Stone
+
+    cases = [
+        (["E4", "D5"], "T E5xE4/D5", Stone.THUNDER, "thunder-stone on E5, clearing E4 and D5"),
+        (["E4", "D5"], "T A1", Stone.THUNDER, "thunder-stone on A1, clearing nothing"),
+        (["D4", "C3"], "W C3", Stone.WODEN, "Woden-stone on C3, taking over light's stone"),
+        (["D4"], "W D4", Stone.WODEN, "Woden-stone on D4, taking over dark's stone"),
+        (["D4", "C3"], "D5", Stone.STONE, "stone on D5"),
+    ]
+    for moves, hint, stone, words in cases:
+        position = Position.replay(Rules(), moves)
+        board = draw_board(position, position.turn, "", hint)
+        assert (board.stone, board.hint) == (stone, words)
+        assert draw_board(position, position.turn, "stone", hint).stone is Stone.STONE
+    watched = draw_board(Position.replay(Rules(), ["E4", "D5"]), None, "", "T E5")
+    assert watched.stone is Stone.STONE and watched.hint  # a watcher places nothing
+    assert draw_board(Position.replay(Rules(), ["D4"]), Color.LIGHT).hint == ""
+
+
+def friends_in_two_browsers() -> tuple[Game, Client, Client]:
+    """A friend game: dark's browser and light's, each holding its seat."""
+    dark, light = Client(), Client()
+    dark.post("/", {"mode": "friend", "color": "dark", "scoring": "standard"})
+    game = Game.objects.get()
+    light.post(f"/g/{game.public_id}/join", {"invite": play.invite_code(game)})
+    return game, dark, light
+
+
+def test_a_declined_takeback_is_told_to_the_asker_who_may_not_ask_again_at_once():
+    game, dark, light = friends_in_two_browsers()
+    post_move(dark, game, "D4", htmx=False)
+    post_move(light, game, "E4", htmx=False)
+    dark.post(f"/g/{game.public_id}/takeback")
+    light.post(f"/g/{game.public_id}/takeback", {"answer": "decline"})
+    page = dark.get(f"/g/{game.public_id}/").content.decode()
+    assert "data-takeback-declined" in page
+    assert "Your friend declined to take back your move" in page
+    assert "data-takeback>" not in page  # no button to ask for it again
+    assert "data-takeback-declined" not in light.get(f"/g/{game.public_id}/").content.decode()
+    asked = dark.post(f"/g/{game.public_id}/takeback", headers=HTMX).content.decode()
+    assert "data-error>Your friend declined to take back this move: you may ask again" in asked
+    game.refresh_from_db()
+    assert game.takeback_by == "" and game.ply == 2
+    post_move(dark, game, "C3", htmx=False)  # a new move may be asked for
+    page = dark.get(f"/g/{game.public_id}/").content.decode()
+    assert "data-takeback-declined" not in page and "Ask to take back your last move" in page
+    dark.post(f"/g/{game.public_id}/takeback")
+    game.refresh_from_db()
+    assert game.takeback_by == "dark"

@@ -94,6 +94,7 @@ class Board:
     stones: Stones
     wraparound: bool
     note: str = ""  # why the stone chosen for the viewer is not the one they picked
+    hint: str = ""  # the hinted move in words ("thunder-stone on E5, clearing E4 and D5")
 
     @property
     def can_move(self) -> bool:
@@ -102,6 +103,11 @@ class Board:
     @property
     def stone_name(self) -> str:
         return STONE_NAMES[self.stone]
+
+    @property
+    def wraparound_note(self) -> str:
+        """The board's wraparound in words, beside its double border; "" without it."""
+        return "Wraparound: the edges join up" if self.wraparound else ""
 
 
 def draw_board(
@@ -117,14 +123,20 @@ def draw_board(
 
     ``mover`` is None for a viewer who only looks (a watcher, a replay, the other
     player), and is ignored unless it is the side to move of a game still going on.
-    ``stone`` is the kind chosen; one the mover cannot place falls back to a stone.
-    ``hint``, a move or its notation, marks its square. ``hinges`` shows the sides every stone
+    ``stone`` is the kind chosen; one the mover cannot place falls back to a stone, and
+    "" (the viewer chose none) is the hint's kind, so its marked square plays it.
+    ``hint``, a move or its notation, marks its square and is said in words
+    (``Board.hint``). ``hinges`` shows the sides every stone
     scores by, so a new player sees where the points come from. ``target`` is the
     part of the page a choice of stone redraws; ``held_only`` offers only the stones
     the mover holds (a lesson shows none it never gave as spent).
     """
     if mover is not None and (position.is_over or Color(mover) is not position.turn):
         mover = None
+    if isinstance(hint, str):
+        hint = parse_move(hint)
+    if not stone and hint is not None and not hint.is_pass:
+        stone = hint.stone
     kind = Stone(stone) if stone in Stone.__members__.values() else Stone.STONE
     if mover is None or (kind is not Stone.STONE and not position.has_special(mover, kind)):
         kind = Stone.STONE
@@ -141,8 +153,6 @@ def draw_board(
     last = position.last_move
     last_square = last.square if last is not None and not last.is_pass else None
     cleared = set(position.last_removed)
-    if isinstance(hint, str):
-        hint = parse_move(hint)
     hint_square = hint.square if hint is not None else None
     board = position.board()
     squares: list[Cell | RowNumber] = []
@@ -191,7 +201,28 @@ def draw_board(
         ),
         wraparound=position.rules.wraparound,
         note=note,
+        hint=hint_words(position, hint) if hint is not None else "",
     )
+
+
+def hint_words(position: Position, hint: Move) -> str:
+    """A move of ``position`` in words, as a hint tells a new player what it does:
+    "stone on D4", "thunder-stone on E5, clearing E4 and D5", "Woden-stone on C3,
+    taking over light's stone"."""
+    if hint.is_pass:
+        return "pass"
+    square = SQUARES[hint.square]
+    words = f"{STONE_NAMES[hint.stone]} on {square}"
+    if hint.stone is Stone.THUNDER:
+        cleared = [str(cleared) for cleared in position.thunder_clears(square)]
+        if not cleared:
+            return f"{words}, clearing nothing"
+        listed = ", ".join(cleared[:-1]) + " and " + cleared[-1] if len(cleared) > 1 else cleared[0]
+        return f"{words}, clearing {listed}"
+    if hint.stone is Stone.WODEN and (taken := position.stone_at(square)) is not None:
+        color, kind = taken
+        return f"{words}, taking over {color.value}'s {STONE_NAMES[kind]}"
+    return words
 
 
 def _label(square: object, color: str, kind: str, reason: str, clears: str) -> str:

@@ -22,8 +22,10 @@ from game import limits, play
 from game.models import Game
 from game.pages import game_page
 
-# Without JavaScript, a page waiting for the other side reloads itself this often.
-REFRESH_SECONDS = 5
+# Without JavaScript, a page reloads itself while it waits for something (``GamePage.
+# awaited``): every second for the computer's work, which takes about that, every two
+# for a person's move, seat or rematch; a page waiting for nothing stays as it is.
+REFRESH_SECONDS = {"computer": 1, "hint": 1, "analysis": 1, "move": 2, "rematch": 2}
 # A finished friend game's page asks this often whether a rematch was offered.
 REMATCH_POLL_SECONDS = 3
 
@@ -78,9 +80,10 @@ def render_game(
     earlier moment of it. A game whose side to move has run out of time is shown ended
     (``play.in_time``): the end was due, whoever sees it first."""
     game = play.in_time(game)
+    page = game_page(request, game, stone=stone, error=error, ply=ply, seen=seen)
     context = {
-        "page": game_page(request, game, stone=stone, error=error, ply=ply, seen=seen),
-        "refresh_seconds": REFRESH_SECONDS,
+        "page": page,
+        "refresh_seconds": REFRESH_SECONDS.get(page.awaited, 0),
         "rematch_poll_seconds": REMATCH_POLL_SECONDS,
     }
     if full is None:

@@ -38,15 +38,16 @@ from game.views.common import (
 @require_safe
 @vary_on_headers("HX-Request")
 def detail(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """The game page (or its live part for htmx); ``?stone=`` picks the stone to place,
-    ``?ply=N`` shows the game after its first N moves."""
+    """The game page (or its live part for htmx); ``?stone=`` picks the stone to place
+    (without it, a hint's stone is picked), ``?ply=N`` shows the game after its first N
+    moves."""
     game = game_or_404(game_id)
     try:
         ply = moment(request, game)
     except Http404 as missing:
         return render(request, "error.html", {"message": str(missing), "game": game}, status=404)
     return render_game(
-        request, game, stone=request.GET.get("stone", "stone"), ply=ply, seen=seen(request)
+        request, game, stone=request.GET.get("stone", ""), ply=ply, seen=seen(request)
     )
 
 
@@ -81,7 +82,9 @@ def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @never_cache  # seat and invite links: kept out of every cache
 @require_safe
 def poll(request: HtmxHttpRequest, game_id: str, revision: int) -> HttpResponse:
-    """204 while the game is at the page's revision (one indexed read); else the fresh part."""
+    """204 while the game is at the page's revision (one indexed read); else the fresh part.
+    The stone the page shows stays chosen, unless the page was waiting for a hint
+    (``hint=due``), which then chooses its own."""
     current = play.revision(game_id)
     if current is None:
         raise Http404("there is no such game")
@@ -92,10 +95,11 @@ def poll(request: HtmxHttpRequest, game_id: str, revision: int) -> HttpResponse:
         ply = moment(request, game)
     except Http404:
         ply = None  # the moment looked at was taken back: the game as it is now
+    awaited_hint = request.GET.get("hint") == "due"
     return render_game(
         request,
         game,
-        stone=request.GET.get("stone", "stone"),
+        stone="" if awaited_hint else request.GET.get("stone", ""),
         full=False,
         ply=ply,
         seen=seen(request),

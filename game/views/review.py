@@ -188,7 +188,8 @@ MAX_RECORD_BYTES = 64 * 1024
 @require_http_methods(["GET", "HEAD", "POST"])
 @limits.limited(limits.CREATE, too_many)
 def import_record(request: HttpRequest) -> HttpResponse:
-    """Paste or upload a record (or a bare list of moves) and replay it as a game."""
+    """Paste or upload a record (or a bare list of moves) and replay it as a game, kept
+    in this browser's "My games"."""
     context: dict[str, object] = {"text": "", "error": ""}
     if request.method != "POST":
         return render(request, "game/import.html", context)
@@ -218,4 +219,6 @@ def import_record(request: HttpRequest) -> HttpResponse:
         end=found.end,
         tags=dict(found.tags),
     )
+    # Nobody holds an imported game's seats: it is in this browser's "My games" alone.
+    seats.list_game(seats.owner_key(request, create=True), game, [])
     return SeeOther(reverse("game-detail", args=[game.public_id]))

@@ -36,11 +36,62 @@ document.addEventListener("htmx:afterSettle", () => {
   }
 });
 
+// Resigning takes its own control away: the focus goes to the result, which says what
+// happened, not back to the top of the page. The answer to Resign is the game's page
+// afresh (a redirect), so the request leaves word for the page it brings; a control
+// that goes with a redraw of the game leaves the focus to the result too.
+function focusResult() {
+  const result = document.querySelector("#game [data-result]");
+  if (!result) return;
+  result.setAttribute("tabindex", "-1");
+  result.focus();
+}
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const action = event.detail.elt.getAttribute("hx-post") || "";
+  if (!action.endsWith("/resign")) return;
+  try {
+    sessionStorage.setItem("maerstanas.resigned", location.pathname);
+  } catch {
+    // Storage refused (a private window): the page opens at its top.
+  }
+});
+document.addEventListener("DOMContentLoaded", () => {
+  let resigned = null;
+  try {
+    resigned = sessionStorage.getItem("maerstanas.resigned");
+    sessionStorage.removeItem("maerstanas.resigned");
+  } catch {
+    return;
+  }
+  if (resigned === location.pathname) focusResult();
+});
+let focusInSwap = false;
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const active = document.activeElement;
+  focusInSwap = Boolean(active && active !== document.body && event.detail.target.contains(active));
+});
+document.addEventListener("htmx:afterSettle", () => {
+  if (!focusInSwap) return;
+  focusInSwap = false;
+  const active = document.activeElement;
+  if (!active || active === document.body || !active.isConnected) focusResult();
+});
+
 // An answer that arrives for a part of the page another answer has replaced since
 // (a poll crossing a move) has nowhere to go: swapping it would take the parts the
-// page keeps across redraws (hx-preserve) out with the old one.
-document.addEventListener("htmx:beforeSwap", (event) => {
+// page keeps across redraws (hx-preserve) out with the old one, and its out-of-band
+// parts (#announce) would look for their places in the old part alone. Events of a
+// part taken out of the page no longer reach the document, so each part a request
+// will redraw is watched itself, from the request on.
+const watchedTargets = new WeakSet();
+function dropIfGone(event) {
   if (!event.detail.target.isConnected) event.detail.shouldSwap = false;
+}
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const target = event.detail.target;
+  if (!target || watchedTargets.has(target)) return;
+  watchedTargets.add(target);
+  target.addEventListener("htmx:beforeSwap", dropIfGone);
 });
 
 // A poll answered before a move was made can arrive after the move's own answer:
@@ -451,4 +502,25 @@ if (lobbyElement && window.EventSource) openLobby(lobbyElement);
   }
   const source = new EventSource(watch.dataset.liveUrl);
   source.addEventListener("watch", reloadWatch);
+})();
+
+// The new-game form: the computer's level shows only for a game against the computer,
+// the colour only for a game against someone ([data-for-modes]). Without script both
+// stay in sight, their legends saying when they apply.
+(() => {
+  const form = document.querySelector(".new-game__form");
+  if (!form) return;
+  const parts = form.querySelectorAll("[data-for-modes]");
+  const show = () => {
+    const mode = form.querySelector("input[name=mode]:checked")?.value;
+    for (const part of parts) {
+      part.hidden = Boolean(mode) && !part.dataset.forModes.split(" ").includes(mode);
+    }
+  };
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "mode") show();
+  });
+  // A page the browser brings back keeps the mode chosen before.
+  window.addEventListener("pageshow", show);
+  show();
 })();
