@@ -69,7 +69,9 @@ bench-web: $(BIN)/.installed-dev
 
 ## Many live games at once: both players' pages hold a stream open, a move per game about
 ## every 20 s; the curve of 500 to 3,000 games (ARGS: --games, --seconds, --database-url,
-## --servers, --workers).
+## --servers, --workers; --clock 5+3: live games with clocks, made from lobby challenges).
+## ARGS="--lobby": the lobby's scenario instead, 1,000 open challenges and 2,000 lobby pages
+## open while challenges are posted and accepted (--challenges, --pages, --rate, --seconds).
 load: $(BIN)/.installed-dev
 	$(BIN)/python -m bench.load $(ARGS)
 

@@ -24,6 +24,13 @@ scratch PostgreSQL database beside ``--database-url``, dropped after) and then:
   worker), of this client and of PostgreSQL over the measured phase: on one small
   machine the load generator takes its share of the cores.
 
+With ``--clock 5+3`` the games are live ones with that clock (minutes+seconds
+added a move), each made as the lobby makes it: a challenge (``POST
+/api/challenges`` with the clock), then its ``accept``; and each side makes its
+first move at once, during set-up, as players who have just met in the lobby do (a
+side's clock runs from its first move, and a game whose side has not made it
+within 30 s is aborted). So the moves measured are those of games whose clocks run.
+
 With ``--servers 2`` two gunicorns share the database (PostgreSQL, or one SQLite
 file); a game's two streams are held by one and its moves are made through the
 other, so every event crosses from one server to the other.
@@ -34,7 +41,8 @@ tens of microseconds of CPU, where httpx costs about a millisecond (bench.web) a
 locust's greenlets do not suit thousands of long-lived streams. It reports how
 late its own event loop ran, so a result the client distorts can be told apart.
 
-Run ``python -m bench.load`` (``--help`` for options).
+Run ``python -m bench.load`` (``--help`` for options); ``python -m bench.load
+--lobby`` runs the lobby's scenario instead (bench/lobby.py).
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ import os
 import random
 import re
 import resource
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -342,6 +351,7 @@ class Stream(HttpProtocol):
                 self.game.heard(self.side, news["ply"], now)
             elif fields.get("event") == "end":
                 self.ended = True
+                self.game.over = True  # its clock ran out, or it was aborted
 
     def on_end(self) -> None:
         self.close()
@@ -433,10 +443,13 @@ class Game:
 class Run:
     """One measurement: its servers, games, samples and errors."""
 
-    def __init__(self, servers: list[Server], seed: int) -> None:
+    def __init__(
+        self, servers: list[Server], seed: int, clock: tuple[int, int] | None = None
+    ) -> None:
         self.addresses = [("127.0.0.1", server.port) for server in servers]
         self.pools = [Pool(address) for address in self.addresses]
         self.rng = random.Random(seed)
+        self.clock = clock  # initial and increment seconds; None: friend games
         self.games: list[Game] = []
         self.players_seen = 0
         self.moves: list[Move] = []
@@ -465,7 +478,10 @@ class Run:
                 self.error(describe(exc))
 
     async def new_game(self, index: int) -> Game:
-        """A friend game set up through the API, both seats taken, streams not yet open."""
+        """A friend game set up through the API, both seats taken, streams not yet open
+        (with a clock, a lobby match: ``new_match``)."""
+        if self.clock:
+            return await self.new_match(index)
         home = index % len(self.pools)
         pool = self.pools[home]
         players = (self.new_player(), self.new_player())
@@ -495,6 +511,50 @@ class Run:
             moves_at=self.pools[other],
             players=players,
         )
+
+    async def new_match(self, index: int) -> Game:
+        """A live game with ``self.clock`` from a lobby challenge and its accept, both
+        sides' first moves made, streams not yet open."""
+        assert self.clock is not None
+        home = index % len(self.pools)
+        pool = self.pools[home]
+        players = (self.new_player(), self.new_player())
+        initial, increment = self.clock
+        terms = {
+            "color": "dark",
+            "speed": "live",
+            "clock": {"initial": initial, "increment": increment},
+        }
+        created = await pool.request(
+            "POST", "/api/challenges", RULES_JSON | terms, {"X-Forwarded-For": players[0]}
+        )
+        if created.status != 201:
+            raise LoadError(f"challenge answered {created.status}")
+        challenge = created.json()
+        accepted = await pool.request(
+            "POST",
+            f"/api/challenges/{challenge['id']}/accept",
+            {},
+            {"X-Forwarded-For": players[1]},
+        )
+        if accepted.status != 201:
+            raise LoadError(f"accept answered {accepted.status}")
+        answer = accepted.json()
+        if answer["color"] != "light":
+            raise LoadError(f"accept gave {answer['color']}, not light")
+        other = (home + 1) % len(self.pools)
+        game = Game(
+            answer["game"]["id"],
+            {"dark": challenge["token"], "light": answer["token"]},
+            self,
+            streams_at=self.addresses[home],
+            moves_at=self.pools[other],
+            players=players,
+        )
+        game.take(answer["game"])
+        for _ in range(2):
+            await game.play(self.rng)
+        return game
 
     def new_player(self) -> str:
         """The address of a player not seen before (10.0.0.1, 10.0.0.2, …)."""
@@ -684,9 +744,15 @@ class Result:
         )
 
 
-async def measure(servers: list[Server], site: list[int], games: int, seconds: float) -> Result:
+async def measure(
+    servers: list[Server],
+    site: list[int],
+    games: int,
+    seconds: float,
+    clock: tuple[int, int] | None = None,
+) -> Result:
     """Set up ``games``, then measure them for ``seconds``; ``site``: the server side's pids."""
-    run = Run(servers, seed=games)
+    run = Run(servers, seed=games, clock=clock)
     started = time.monotonic()
     await run.set_up(games)
     setup_seconds = time.monotonic() - started
@@ -778,7 +844,7 @@ def run_one(args: argparse.Namespace, games: int) -> Result:
             worker.start()
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
                 site = [p.pid for p in (*(s.process for s in servers), worker.process) if p]
-                result = runner.run(measure(servers, site, games, args.seconds))
+                result = runner.run(measure(servers, site, games, args.seconds, args.clock))
             result.logged = logged_exceptions([s.log for s in servers if s.log])
             return result
         finally:
@@ -803,7 +869,9 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
     print(
         f"\n{database}, {args.servers} server(s) x {workers} workers "
         f"(of {args.connections:,} connections each), "
-        f"{args.seconds:.0f} s measured, a move per game every ~{MOVE_SECONDS:.0f} s; "
+        f"{args.seconds:.0f} s measured, a move per game every ~{MOVE_SECONDS:.0f} s"
+        + (f", live games with a {clock_text(args.clock)} clock" if args.clock else "")
+        + "; "
         f"times in ms, CPU in cores (of {os.cpu_count()})"
     )
     print(
@@ -847,8 +915,41 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
     )
 
 
+def clock_terms(text: str) -> tuple[int, int]:
+    """A clock as the lobby writes it, minutes+seconds added a move ("5+3"), as
+    initial and increment seconds."""
+    minutes, _, increment = text.partition("+")
+    try:
+        return round(float(minutes) * 60), int(increment or 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a clock: give minutes+seconds, as 5+3"
+        ) from None
+
+
+def clock_text(clock: tuple[int, int]) -> str:
+    return f"{clock[0] / 60:g}+{clock[1]}"
+
+
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--lobby" in argv:
+        from bench import lobby
+
+        lobby.main([arg for arg in argv if arg != "--lobby"])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--lobby",
+        action="store_true",
+        help="the lobby's scenario instead: python -m bench.lobby --help for its options",
+    )
+    parser.add_argument(
+        "--clock",
+        type=clock_terms,
+        default=None,
+        help="live games with this clock, minutes+seconds (5+3), made from lobby challenges",
+    )
     parser.add_argument(
         "--games", type=int, nargs="+", default=[500, 1000, 2000, 3000], help="live friend games"
     )

@@ -62,9 +62,78 @@ def test_the_load_reports_verdict_names_only_the_sizes_measured_so_far(capsys):
         servers=1,
         seconds=10.0,
         connections=5000,
+        clock=None,
     )
     load.report([result(500, 20.0)], args)
     said = capsys.readouterr().out
     assert "met up to 500 games; 500 games: met" in said and "3,000" not in said
     load.report([result(500, 20.0), result(1000, 500.0)], args)
     assert "met up to 500 games; 1,000 games: not met" in capsys.readouterr().out
+
+
+def test_the_lobby_scenario_times_each_change_on_each_stream_from_canned_events():
+    import json
+
+    from bench import lobby
+
+    def event(revision: int, rows: list[str], gone: list[str]) -> bytes:
+        # A row's HTML may hold what looks like an entry: only the entries' ids count.
+        data = {
+            "revision": revision,
+            "rows": [
+                {"id": i, "html": f'<li data-challenge="{i}" data-x=\'{{"id": "no"}}\'>'}
+                for i in rows
+            ],
+            "gone": [{"id": i, "status": "accepted"} for i in gone],
+        }
+        return f"id: {revision}\nevent: lobby\ndata: {json.dumps(data)}\n\n".encode()
+
+    ((name, data),) = lobby.EventReader().feed(event(1, ["aB-_1234", "x"], ["y"]))
+    assert name == b"lobby"
+    assert lobby.changed_ids(data) == ([b"aB-_1234", b"x"], [b"y"])
+    ledger = lobby.Ledger()
+    streams = [lobby.EventReader() for _ in range(3)]
+
+    def hear(number: int, raw: bytes, now: float) -> None:
+        for name, data in streams[number].feed(raw):
+            if name == b"lobby":
+                ledger.heard(number, data, now)
+
+    for reader in streams:
+        assert reader.feed(b"retry: 1000\n\n: keep-alive\n\n") == []
+        assert reader.retry == b"1000"
+    # Stream 0 hears of the new challenge before the post's answer names it, the
+    # event split across two reads; stream 1 after; stream 2 only once it has gone.
+    posted_raw = event(5, ["new"], [])
+    hear(0, posted_raw[:40], 10.0)
+    hear(0, posted_raw[40:], 10.05)
+    posted = ledger.posted("new", sent=10.0, answered=10.08)
+    hear(1, posted_raw, 10.1)
+    accepted = ledger.accepting("new")
+    accepted.sent, accepted.answered = 11.0, 11.02
+    hear(0, event(6, [], ["new"]), 11.05)
+    hear(2, event(6, [], ["new"]), 11.2)
+    # A change that failed is not waited for; one nobody made is not counted.
+    ledger.forget(ledger.accepting("old"))
+    hear(1, event(7, [], ["old"]), 11.3)
+
+    assert streams[0].last_id == b"6" and streams[1].last_id == b"7"
+    assert posted.heard == {0: 10.05, 1: 10.1, 2: 11.2}
+    assert accepted.heard == {0: 11.05, 2: 11.2}
+    from_send, from_answer, to_all, missed = ledger.delays(streams=3)
+    assert [round(d) for d in from_send] == [50, 100, 1200, 50, 200]
+    assert [round(d) for d in from_answer] == [0, 20, 1120, 30, 180]
+    assert [round(d) for d in to_all] == [1200]  # the accept never reached stream 1
+    assert missed == 1 and not ledger.complete(3)
+
+
+def test_a_clock_is_read_as_the_lobby_writes_it():
+    import argparse
+
+    from bench import load
+
+    assert load.clock_terms("5+3") == (300, 3)
+    assert load.clock_terms("0.5+0") == (30, 0)
+    assert load.clock_text((300, 3)) == "5+3"
+    with pytest.raises(argparse.ArgumentTypeError, match="minutes"):
+        load.clock_terms("five")

@@ -1,0 +1,636 @@
+"""Load test of the lobby: many open challenges, many lobby pages open, challenges
+posted and accepted all the while.
+
+It serves the site as ``bench.load`` does (``make run``'s gunicorn and worker,
+production settings, SQLite in a temp dir or a scratch PostgreSQL beside
+``--database-url``) and then:
+
+- posts ``--challenges`` open challenges through the API (``POST /api/challenges``),
+  each by a program of an address of its own (the trusted proxy's
+  ``X-Forwarded-For``): the lobby counts a token-less program's open challenges by
+  its address, and allows each only a few;
+- opens ``--pages`` lobby streams (``GET /lobby/live?since=<revision>``, server-sent
+  events), each from an address of its own, a few hundred at a time, and waits
+  until each has said ``retry:``;
+- for ``--seconds``, makes ``--rate`` changes a second, by turns posting a challenge
+  and accepting one of those open (``POST /api/challenges/<id>/accept``, from yet
+  another address), so that about as many stay open;
+- times each change on every stream: from just before its request is sent until
+  the stream's ``lobby`` event naming the challenge arrives (a posted challenge
+  among its rows, or among those gone if it went before the stream heard of it; an
+  accepted one among those gone); a change a stream never names is missed;
+- counts errors: answers other than the expected status, streams that drop (they
+  are opened again from the revision they had), ``reload`` events (the page would
+  fetch the whole list again) and timeouts;
+- reads the CPU time of the server, of this client and of PostgreSQL over the
+  measured phase, as ``bench.load`` does, and how late the client's event loop ran.
+
+Two thousand pages hearing of four changes a second are 8,000 events a second into
+one process, on a machine the server shares: a stream's events are read as bytes,
+and the challenges an event names are found in its JSON text by a regular
+expression (``changed_ids``), not by decoding it.
+
+Run ``python -m bench.lobby`` or ``python -m bench.load --lobby`` (``--help`` for
+options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import itertools
+import math
+import os
+import random
+import re
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+import uvloop
+
+from bench.load import (
+    DRAIN_SECONDS,
+    OPENING,
+    QUIET_SECONDS,
+    TIMEOUT,
+    Address,
+    CpuClock,
+    HttpProtocol,
+    LoadError,
+    Pool,
+    connect,
+    describe,
+    family,
+    logged_exceptions,
+    ms,
+    percentile,
+    postgres_processes,
+    raise_file_limit,
+    request_bytes,
+    streams_per_worker,
+    triple,
+)
+from tests.support.servers import Server, Worker, prepare, scratch_database, site_env
+
+GOAL_P95_MS = 200.0
+# What each challenge offers: a casual game a guest program may post. A guest's live
+# challenge is withdrawn a minute after its creator was last there (its lobby page, or
+# its program asking about it): a correspondence one stands until it is accepted, so
+# the changes measured are the posts and accepts alone. Its row is the same size.
+CHALLENGE = {
+    "special_stones": True,
+    "wraparound": False,
+    "scoring": "standard",
+    "color": "random",
+    "rated": False,
+    "speed": "correspondence",
+    "days": 3,
+}
+
+# An entry of an event's "rows" or "gone": {"id": "<public id>", ...}. Inside a JSON
+# string every quote is escaped, so neither pattern can match within a row's HTML.
+ENTRY_ID = re.compile(rb'\{"id":\s*"([^"\\]+)"')
+GONE = re.compile(rb'"gone":\s*\[')
+
+
+def changed_ids(data: bytes) -> tuple[list[bytes], list[bytes]]:
+    """The ids of the challenges a ``lobby`` event's data shows as rows, and of those
+    it says are gone, read off its JSON text."""
+    gone = GONE.search(data)
+    split = gone.start() if gone else len(data)
+    return ENTRY_ID.findall(data, 0, split), ENTRY_ID.findall(data, split)
+
+
+class EventReader:
+    """Server-sent events out of a stream's bytes as they come: each event's name and
+    data, the last id and the retry the stream gave. Lines end with "\\n", as the
+    site writes them."""
+
+    def __init__(self) -> None:
+        self._rest = b""
+        self.last_id = b""
+        self.retry: bytes | None = None
+
+    def feed(self, data: bytes) -> list[tuple[bytes, bytes]]:
+        """The events complete once ``data`` is added, as (name, data) pairs."""
+        text = self._rest + data if self._rest else data
+        *blocks, self._rest = text.split(b"\n\n")
+        events = []
+        for block in blocks:
+            name, lines = b"message", []
+            for line in block.split(b"\n"):
+                key, _, value = line.partition(b":")
+                if value[:1] == b" ":
+                    value = value[1:]
+                if key == b"data":
+                    lines.append(value)
+                elif key == b"event":
+                    name = value
+                elif key == b"id":
+                    self.last_id = value
+                elif key == b"retry":
+                    self.retry = value
+            if lines:
+                events.append((name, b"\n".join(lines)))
+        return events
+
+
+@dataclass(eq=False)
+class Change:
+    """A challenge posted or accepted, and when each stream (by number) heard of it."""
+
+    challenge: bytes
+    sent: float  # perf_counter just before its request was written
+    answered: float = math.nan
+    heard: dict[int, float] = field(default_factory=dict)
+
+
+class Ledger:
+    """The changes made while measuring and when each stream heard of each.
+
+    A posted challenge's id is known only from its answer, and a stream may name it
+    before that answer arrives: what is heard of an id not known yet is kept until
+    its answer names it.
+    """
+
+    def __init__(self) -> None:
+        self.changes: list[Change] = []
+        self._posted: dict[bytes, Change] = {}
+        self._accepted: dict[bytes, Change] = {}
+        self._early: dict[bytes, dict[int, float]] = {}
+
+    def posted(self, challenge: str, sent: float, answered: float) -> Change:
+        key = challenge.encode()
+        change = Change(key, sent, answered, self._early.pop(key, {}))
+        self._posted[key] = change
+        self.changes.append(change)
+        return change
+
+    def accepting(self, challenge: str) -> Change:
+        """An accept about to be sent; its times are set from its answer."""
+        key = challenge.encode()
+        change = Change(key, time.perf_counter())
+        self._accepted[key] = change
+        self.changes.append(change)
+        return change
+
+    def forget(self, change: Change) -> None:
+        """A change that failed (its failure is counted): no stream is to hear of it."""
+        self.changes.remove(change)
+        self._accepted.pop(change.challenge, None)
+
+    def heard(self, stream: int, data: bytes, now: float) -> None:
+        """Stream ``stream`` has a ``lobby`` event with ``data``, arrived at ``now``."""
+        rows, gone = changed_ids(data)
+        for key in rows:
+            posted = self._posted.get(key)
+            if posted is not None:
+                posted.heard.setdefault(stream, now)
+            else:
+                self._early.setdefault(key, {}).setdefault(stream, now)
+        for key in gone:
+            accepted = self._accepted.get(key)
+            if accepted is not None:
+                accepted.heard.setdefault(stream, now)
+            # Posted and gone between two of the stream's events: it heard of both.
+            posted = self._posted.get(key)
+            if posted is not None:
+                posted.heard.setdefault(stream, now)
+            elif accepted is None:
+                self._early.setdefault(key, {}).setdefault(stream, now)
+
+    def delays(self, streams: int) -> tuple[list[float], list[float], list[float], int]:
+        """In ms over every (stream, change): from sending and from the answer until the
+        stream heard of it; per change, from sending until the last of ``streams``
+        heard of it; and how many (stream, change) were never heard."""
+        from_send, from_answer, to_all, missed = [], [], [], 0
+        for change in self.changes:
+            if math.isnan(change.answered):
+                continue
+            for at in change.heard.values():
+                from_send.append((at - change.sent) * 1000)
+                from_answer.append(max(0.0, at - change.answered) * 1000)
+            missed += max(0, streams - len(change.heard))
+            if len(change.heard) >= streams and change.heard:
+                to_all.append((max(change.heard.values()) - change.sent) * 1000)
+        return from_send, from_answer, to_all, missed
+
+    def complete(self, streams: int) -> bool:
+        return all(len(change.heard) >= streams for change in self.changes)
+
+
+class LobbyStream(HttpProtocol):
+    """One lobby page's stream: the changes its events name go to the ledger."""
+
+    def __init__(self, number: int, client: str, run: LobbyRun) -> None:
+        super().__init__()
+        self.number, self.client, self.run = number, client, run
+        self.ready = asyncio.get_running_loop().create_future()
+        self.reader = EventReader()
+        self.closing = False
+
+    def open(self, address: Address, since: int) -> None:
+        assert self.transport is not None
+        headers = {"Accept": "text/event-stream", "X-Forwarded-For": self.client}
+        path = f"/lobby/live?since={since}"
+        self.transport.write(request_bytes("GET", path, address, headers=headers))
+
+    @property
+    def revision(self) -> int:
+        return int(self.reader.last_id or 0)
+
+    def on_head(self, status: int, headers: dict[str, str]) -> None:
+        if status != 200:
+            self.run.error(f"stream answered {status}")
+            self.closing = True
+            self.close()
+
+    def on_body(self, data: bytes) -> None:
+        now = time.perf_counter()
+        run = self.run
+        run.received += len(data)
+        for name, value in self.reader.feed(data):
+            run.events += 1
+            if name == b"lobby":
+                run.ledger.heard(self.number, value, now)
+            elif name == b"reload":
+                run.error("stream told to reload")
+        if not self.ready.done() and self.reader.retry is not None:
+            self.ready.set_result(None)
+
+    def on_end(self) -> None:
+        self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.ready.done():
+            self.ready.set_exception(LoadError("stream closed before it opened"))
+        elif not (self.closing or self.run.stopping):
+            self.run.error("stream dropped")
+            self.run.spawn(self.run.open_stream(self.number, self.revision, self.client))
+
+
+class LobbyRun:
+    """One measurement: its servers, challenges, streams, changes and errors."""
+
+    def __init__(self, servers: list[Server], seed: int) -> None:
+        self.addresses = [("127.0.0.1", server.port) for server in servers]
+        self.pools = [Pool(address) for address in self.addresses]
+        self.rng = random.Random(seed)
+        self.ledger = Ledger()
+        self.streams: dict[int, LobbyStream] = {}
+        self.open: list[str] = []  # challenges open, not being accepted
+        self.clients = 0
+        self.answers: dict[str, list[float]] = {"post": [], "accept": []}
+        self.loop_lag: list[float] = []
+        self.errors: Counter[str] = Counter()
+        self.events = 0
+        self.received = 0
+        self.in_flight = 0  # changes sent, not answered yet
+        self.measuring = False
+        self.stopping = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] += 1
+
+    def spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(self._guard(coroutine))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _guard(self, coroutine: Any) -> None:
+        try:
+            await coroutine
+        except asyncio.CancelledError:
+            raise
+        except (LoadError, OSError, TimeoutError, ValueError, KeyError) as exc:
+            if not self.stopping:
+                self.error(describe(exc))
+
+    def new_client(self) -> str:
+        """The address of a client not seen before (10.0.0.1, 10.0.0.2, …)."""
+        self.clients += 1
+        return str(ipaddress.IPv4Address("10.0.0.0") + self.clients)
+
+    def pool(self, turn: int) -> Pool:
+        return self.pools[turn % len(self.pools)]
+
+    async def post(self, turn: int) -> None:
+        """Post a challenge as a program of a new address."""
+        measured = self.measuring
+        reply = await self.pool(turn).request(
+            "POST", "/api/challenges", CHALLENGE, {"X-Forwarded-For": self.new_client()}
+        )
+        if reply.status != 201:
+            raise LoadError(f"post answered {reply.status}")
+        challenge = reply.json()["id"]
+        if measured:
+            self.ledger.posted(challenge, reply.sent, reply.answered)
+            self.answers["post"].append((reply.answered - reply.sent) * 1000)
+        self.open.append(challenge)
+
+    async def accept(self, turn: int) -> None:
+        """Accept an open challenge, picked at random, as a program of a new address."""
+        challenge = self.open.pop(self.rng.randrange(len(self.open)))
+        change = self.ledger.accepting(challenge)
+        try:
+            reply = await self.pool(turn).request(
+                "POST",
+                f"/api/challenges/{challenge}/accept",
+                {},
+                {"X-Forwarded-For": self.new_client()},
+            )
+            if reply.status != 201:
+                raise LoadError(f"accept answered {reply.status}")
+        except BaseException:
+            self.ledger.forget(change)
+            raise
+        change.sent, change.answered = reply.sent, reply.answered
+        self.answers["accept"].append((reply.answered - reply.sent) * 1000)
+
+    async def revision(self) -> int:
+        """The lobby's revision now, as its page shows it."""
+        reply = await self.pools[0].request("GET", "/lobby/")
+        found = re.search(rb'data-revision="(\d+)"', reply.body)
+        if reply.status != 200 or found is None:
+            raise LoadError(f"lobby page answered {reply.status}")
+        return int(found[1])
+
+    async def open_stream(self, number: int, since: int, client: str = "") -> None:
+        """Open stream ``number`` at revision ``since`` and wait until it has answered."""
+        address = self.addresses[number % len(self.addresses)]
+        client = client or self.new_client()
+        stream: LobbyStream = await connect(address, lambda: LobbyStream(number, client, self))
+        stream.open(address, since)
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                await stream.ready
+        except BaseException:
+            stream.closing = True
+            stream.close()
+            raise
+        self.streams[number] = stream
+
+    async def set_up(self, challenges: int, pages: int) -> None:
+        """Post ``challenges``, then open ``pages`` streams, a bounded number at a time."""
+        slots = asyncio.Semaphore(OPENING)
+
+        async def bounded(work: Any) -> None:
+            async with slots:
+                try:
+                    await work
+                except (LoadError, OSError, TimeoutError, ValueError, KeyError) as exc:
+                    self.error(f"setup: {describe(exc)}")
+
+        await asyncio.gather(*(bounded(self.post(turn)) for turn in range(challenges)))
+        since = await self.revision()
+        await asyncio.gather(*(bounded(self.open_stream(n, since)) for n in range(pages)))
+
+    async def make_changes(self, rate: float) -> None:
+        """``rate`` changes a second, on a fixed schedule, posts and accepts by turns;
+        each is sent without waiting for those before it."""
+        started = time.perf_counter()
+        for turn in itertools.count():
+            await asyncio.sleep(max(0.0, started + turn / rate - time.perf_counter()))
+            if not self.measuring:
+                return
+            change = self.post if turn % 2 == 0 or not self.open else self.accept
+            self.spawn(self._counted(change(turn)))
+
+    async def _counted(self, change: Any) -> None:
+        self.in_flight += 1
+        try:
+            await change
+        finally:
+            self.in_flight -= 1
+
+    async def watch_loop(self) -> None:
+        """How late this client's own event loop wakes: its share of any delay."""
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.05)
+            if self.measuring:
+                self.loop_lag.append((time.perf_counter() - asked - 0.05) * 1000)
+
+    async def drain(self, streams: int) -> None:
+        """Wait until every change has reached every stream, or for DRAIN_SECONDS."""
+        deadline = time.monotonic() + DRAIN_SECONDS
+        while self.in_flight or not self.ledger.complete(streams):
+            if time.monotonic() > deadline:
+                return
+            await asyncio.sleep(0.1)
+
+    def stop(self) -> None:
+        self.stopping = True
+        for task in list(self._tasks):
+            task.cancel()
+        for stream in self.streams.values():
+            stream.closing = True
+            stream.close()
+        for pool in self.pools:
+            pool.close()
+
+
+@dataclass
+class LobbyResult:
+    challenges: int  # open as the streams opened
+    streams: int
+    changes: int
+    seconds: float
+    from_send: list[float]  # each (stream, change)
+    from_answer: list[float]
+    to_all: list[float]  # each change, until every stream had it
+    missed: int
+    answers: dict[str, list[float]]
+    loop_lag: list[float]
+    errors: Counter[str]
+    cpu: dict[str, float]
+    idle: float  # server CPU with the streams open and no changes
+    setup_seconds: float
+    spread: str
+    events: int
+    received: int  # bytes
+    logged: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    def met(self) -> bool:
+        return (
+            percentile(self.from_send, 0.95) < GOAL_P95_MS
+            and not self.missed
+            and not self.error_count
+            and self.changes > 0
+        )
+
+
+async def measure(servers: list[Server], site: list[int], args: argparse.Namespace) -> LobbyResult:
+    """Set up the lobby, then measure it for ``args.seconds``; ``site``: the server's pids."""
+    run = LobbyRun(servers, seed=args.challenges)
+    started = time.monotonic()
+    await run.set_up(args.challenges, args.pages)
+    setup_seconds = time.monotonic() - started
+    challenges = len(run.open)
+    streams = len(run.streams)
+    spread = streams_per_worker(servers)
+    print(
+        f"  {challenges:,} open challenges, {streams:,} lobby streams open "
+        f"in {setup_seconds:.0f} s (connections per worker: {spread})",
+        flush=True,
+    )
+    on_site = CpuClock(lambda: [p for pid in site for p in family(pid)])
+    await asyncio.sleep(QUIET_SECONDS)
+    idle = on_site.seconds() / QUIET_SECONDS
+    run.spawn(run.watch_loop())
+    clocks = {
+        "server": CpuClock(lambda: [p for pid in site for p in family(pid)]),
+        "client": CpuClock(lambda: [psutil.Process()]),
+        "postgres": CpuClock(postgres_processes),
+    }
+    run.events = run.received = 0
+    machine = busy_seconds()
+    run.measuring = True
+    measured = time.monotonic()
+    run.spawn(run.make_changes(args.rate))
+    await asyncio.sleep(args.seconds)
+    run.measuring = False
+    elapsed = time.monotonic() - measured
+    cpu = {name: clock.seconds() / elapsed for name, clock in clocks.items()}
+    if not args.database_url:
+        cpu["postgres"] = 0.0  # without --database-url, PostgreSQL works for others
+    cpu["others"] = (busy_seconds() - machine) / elapsed - sum(cpu.values())
+    events, received = run.events, run.received
+    await run.drain(streams)
+    from_send, from_answer, to_all, missed = run.ledger.delays(streams)
+    run.stop()
+    await asyncio.sleep(0.5)  # let the closed sockets go
+    return LobbyResult(
+        challenges=challenges,
+        streams=streams,
+        changes=len(run.ledger.changes),
+        seconds=elapsed,
+        from_send=from_send,
+        from_answer=from_answer,
+        to_all=to_all,
+        missed=missed,
+        answers=run.answers,
+        loop_lag=run.loop_lag,
+        errors=run.errors,
+        cpu=cpu,
+        idle=idle,
+        setup_seconds=setup_seconds,
+        spread=spread,
+        events=events,
+        received=received,
+    )
+
+
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has been busy, all cores together."""
+    times = psutil.cpu_times()
+    return sum(times) - times.idle - getattr(times, "iowait", 0.0)
+
+
+def run_one(args: argparse.Namespace) -> LobbyResult:
+    with tempfile.TemporaryDirectory() as tmp, scratch_database(args.database_url) as url:
+        env = site_env(
+            Path(tmp),
+            url,
+            DJANGO_BEHIND_PROXY="1",
+            GUNICORN_WORKER_CONNECTIONS=str(args.connections),
+        )
+        prepare(env)
+        servers = [Server(env, workers=args.workers) for _ in range(args.servers)]
+        worker = Worker(env)
+        try:
+            for server in servers:
+                server.start()
+            worker.start()
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                site = [p.pid for p in (*(s.process for s in servers), worker.process) if p]
+                result = runner.run(measure(servers, site, args))
+            result.logged = logged_exceptions([s.log for s in servers if s.log])
+            return result
+        finally:
+            for server in servers:
+                server.stop()
+            worker.stop()
+
+
+def report(r: LobbyResult, args: argparse.Namespace) -> None:
+    database = "PostgreSQL" if args.database_url else "SQLite"
+    workers = args.workers or f"{os.cpu_count() or 1}+1"
+    posts = len(r.answers["post"])
+    print(
+        f"\nLobby, {database}, {args.servers} server(s) x {workers} workers: "
+        f"{r.challenges:,} open challenges, {r.streams:,} lobby streams, "
+        f"{r.seconds:.0f} s measured at {args.rate:g} changes/s; "
+        f"times in ms, CPU in cores (of {os.cpu_count()})"
+    )
+    print(
+        f"  changes: {r.changes:,} ({r.changes / r.seconds:.1f}/s: {posts:,} posted, "
+        f"{r.changes - posts:,} accepted); {len(r.from_send):,} deliveries, "
+        f"{r.missed:,} missed"
+    )
+    print(f"  send → each stream   p50/p95/max: {triple(r.from_send)}")
+    print(f"  answer → each stream p50/p95/max: {triple(r.from_answer)}")
+    print(f"  send → every stream  p50/p95/max: {triple(r.to_all)} (per change)")
+    print(
+        f"  answers p50/p95/max: post {triple(r.answers['post'])}, "
+        f"accept {triple(r.answers['accept'])}"
+    )
+    postgres = f", postgres {r.cpu['postgres']:.2f}" if args.database_url else ""
+    print(
+        f"  CPU: idle {r.idle:.2f}, server {r.cpu['server']:.2f}, client "
+        f"{r.cpu['client']:.2f}{postgres}, other processes {r.cpu['others']:.2f}; "
+        "client's loop late p95/max "
+        f"{ms(percentile(r.loop_lag, 0.95))}/{ms(max(r.loop_lag, default=math.nan))}"
+    )
+    print(
+        f"  into the client: {r.events / r.seconds:,.0f} events/s, "
+        f"{r.received / r.seconds / 1e6:.1f} MB/s; set-up {r.setup_seconds:.0f} s"
+    )
+    print(f"  errors: {r.error_count:,}")
+    for kind, count in r.errors.most_common():
+        print(f"    {count:,}x {kind}")
+    for line, count in r.logged.most_common(5):
+        print(f"    the server logged {count:,}x {line}")
+    print(
+        f"goal (send → each lobby stream p95 < {GOAL_P95_MS:.0f} ms, none missed, "
+        f"no errors): {'met' if r.met() else 'not met'}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--challenges", type=int, default=1000, help="open as it starts")
+    parser.add_argument("--pages", type=int, default=2000, help="lobby pages' streams open")
+    parser.add_argument(
+        "--rate", type=float, default=4.0, help="changes a second, posts and accepts by turns"
+    )
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the measurement")
+    parser.add_argument("--database-url", default=None, help="PostgreSQL; default: SQLite")
+    parser.add_argument("--servers", type=int, default=1, help="gunicorns sharing the database")
+    parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=5000,
+        help="GUNICORN_WORKER_CONNECTIONS, each worker's connections at most",
+    )
+    args = parser.parse_args(argv)
+    raise_file_limit()
+    print(f"lobby: {args.challenges:,} challenges, {args.pages:,} pages:", flush=True)
+    report(run_one(args), args)
+
+
+if __name__ == "__main__":
+    main()
