@@ -3,18 +3,23 @@ challenge's own page, a challenge to a named player, and the live stream."""
 
 from __future__ import annotations
 
-import weakref
-
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import limits, live, play, seats
-from game.views.common import SeeOther, whole
+from game import limits, play, seats
+from game.views.common import (
+    SeeOther,
+    admit_stream,
+    no_stream_here,
+    not_an_event_stream,
+    streaming,
+    whole,
+)
 from lobby import challenges
 from lobby import live as lobby_live
 from lobby.forms import ChallengeForm
@@ -206,39 +211,18 @@ def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
 async def stream(request: HttpRequest) -> HttpResponse:
     """The lobby's server-sent events (``lobby.live.stream``) for a page at ``?since=``
     (or the ``Last-Event-ID`` of a reconnecting browser)."""
-    if not request.accepts("text/event-stream"):
-        return HttpResponse(
-            "This is a stream of server-sent events: ask for text/event-stream.\n",
-            status=406,
-            content_type="text/plain",
-        )
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    if request.method == "HEAD":
-        return HttpResponse(content_type="text/event-stream", headers=headers)
-    if "wsgi.input" in request.META:
-        return HttpResponse(
-            "Live streams need the ASGI server (maerstanas_site.asgi).\n",
-            status=503,
-            content_type="text/plain",
-            headers={"Retry-After": "3600"},
-        )
-    client = limits.client_of(request)
-    gate = live.gate()
-    refusal = gate.admit(client)
-    if refusal:
-        response = HttpResponse(f"{refusal[0].upper()}{refusal[1:]}.\n", status=429)
-        response["Content-Type"] = "text/plain; charset=utf-8"
-        response["Retry-After"] = "60"
-        return response
+    if refused := not_an_event_stream(request) or no_stream_here(request):
+        return refused
+    give_back = admit_stream(request)
+    if isinstance(give_back, HttpResponse):
+        return give_back
     user = await request.auser()
     acting = await sync_to_async(who)(request)
     since = whole(request.headers.get("Last-Event-ID")) or whole(request.GET.get("since"))
-    give_back = gate.ticket(client)
     events = lobby_live.stream(
         since,
         user.pk if user.is_authenticated else None,
         guest_owner="" if acting.is_account else acting.owner,
         on_close=give_back,
     )
-    weakref.finalize(events, give_back)
-    return StreamingHttpResponse(events, content_type="text/event-stream", headers=headers)
+    return streaming(events, give_back)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import weakref
 from collections.abc import AsyncIterator, Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -23,17 +22,18 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.signals import post_save
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from game import audience, clocks, hooks, limits, live
+from game import audience, clocks, hooks, live
 from game.fragments import drawn_by
 from game.grid import Color
 from game.models import Channel, Game, Seat
 from game.options import Options
 from game.registry import KINDS, find_kind
+from game.views.common import admit_stream, no_stream_here, not_an_event_stream, streaming
 from lobby import signals
 from players.models import Rating
 
@@ -270,36 +270,12 @@ async def events(on_close: Callable[[], None] | None = None) -> AsyncIterator[st
 @require_safe
 async def stream(request: HttpRequest) -> HttpResponse:
     """The watch page's server-sent events (``events``)."""
-    if not request.accepts("text/event-stream"):
-        return HttpResponse(
-            "This is a stream of server-sent events: ask for text/event-stream.\n",
-            status=406,
-            content_type="text/plain",
-        )
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    if request.method == "HEAD":
-        return HttpResponse(content_type="text/event-stream", headers=headers)
-    if "wsgi.input" in request.META:
-        return HttpResponse(
-            "Live streams need the ASGI server (maerstanas_site.asgi).\n",
-            status=503,
-            content_type="text/plain",
-            headers={"Retry-After": "3600"},
-        )
-    client = limits.client_of(request)
-    gate = live.gate()
-    refusal = gate.admit(client)
-    if refusal:
-        response = HttpResponse(f"{refusal[0].upper()}{refusal[1:]}.\n", status=429)
-        response["Content-Type"] = "text/plain; charset=utf-8"
-        response["Retry-After"] = "60"
-        return response
-    give_back = gate.ticket(client)
-    stream_of_events = events(on_close=give_back)
-    weakref.finalize(stream_of_events, give_back)
-    return StreamingHttpResponse(
-        stream_of_events, content_type="text/event-stream", headers=headers
-    )
+    if refused := not_an_event_stream(request) or no_stream_here(request):
+        return refused
+    give_back = admit_stream(request)
+    if isinstance(give_back, HttpResponse):
+        return give_back
+    return streaming(events(on_close=give_back), give_back)
 
 
 # What changes the list -------------------------------------------------------------------

@@ -4,12 +4,11 @@ parts a watching page keeps open (the poll and the stream)."""
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
@@ -21,13 +20,17 @@ from game.grid import MoveError
 from game.models import Game
 from game.views.common import (
     HtmxHttpRequest,
+    admit_stream,
     game_or_404,
     moment,
+    no_stream_here,
+    not_an_event_stream,
     partial,
     refuse,
     refuse_back,
     render_game,
     seen,
+    streaming,
     to_game,
     too_many,
     whole,
@@ -113,39 +116,17 @@ async def stream(request: HttpRequest, game_id: str) -> HttpResponse:
     A reconnecting browser sends the last id it saw as ``Last-Event-ID``; a page
     opening the stream names the revision it shows as ``?revision=``.
     """
-    if not request.accepts("text/event-stream"):
-        return HttpResponse(
-            "This is a stream of server-sent events: ask for text/event-stream.\n",
-            status=406,
-            content_type="text/plain",
-        )
+    if refused := not_an_event_stream(request):
+        return refused
     if await sync_to_async(live.read_once)(game_id) is None:
         raise Http404("there is no such game")
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    if request.method == "HEAD":  # the stream's headers; its body would never end
-        return HttpResponse(content_type="text/event-stream", headers=headers)
-    if "wsgi.input" in request.META:
-        # A WSGI worker would be held by the stream for as long as the page is open:
-        # the page asks for news every second instead.
-        return HttpResponse(
-            "Live streams need the ASGI server (maerstanas_site.asgi).\n",
-            status=503,
-            content_type="text/plain",
-            headers={"Retry-After": "3600"},
-        )
-    client = limits.client_of(request)
-    gate = live.gate()
-    refusal = gate.admit(client)
-    if refusal:
-        response = HttpResponse(f"{refusal[0].upper()}{refusal[1:]}.\n", status=429)
-        response["Content-Type"] = "text/plain; charset=utf-8"
-        response["Retry-After"] = "60"
-        return response
+    if refused := no_stream_here(request):
+        return refused
+    give_back = admit_stream(request)
+    if isinstance(give_back, HttpResponse):
+        return give_back
     since = whole(request.headers.get("Last-Event-ID")) or whole(request.GET.get("revision"))
-    # The client's place at the gate is given back when the stream ends, however it
-    # ends, or when it is thrown away unstarted (a client gone before the first byte);
-    # a watcher leaves the game's audience with it.
-    give_back = gate.ticket(client)
+    # A watcher leaves the game's audience as the stream ends.
     try:
         seated = await sync_to_async(holds_a_seat)(request, game_id)
     except BaseException:
@@ -153,9 +134,7 @@ async def stream(request: HttpRequest, game_id: str) -> HttpResponse:
         raise
     if not seated:
         give_back = _and_then(give_back, audience.audience().ticket(game_id))
-    events = live.stream(game_id, since, on_close=give_back)
-    weakref.finalize(events, give_back)
-    return StreamingHttpResponse(events, content_type="text/event-stream", headers=headers)
+    return streaming(live.stream(game_id, since, on_close=give_back), give_back)
 
 
 def holds_a_seat(request: HttpRequest, game_id: str) -> bool:
