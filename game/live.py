@@ -26,7 +26,8 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -158,18 +159,18 @@ def _news_of(games: QuerySet[Game]) -> dict[str, News]:
 class Subscription:
     """One stream's wait for news of its game, on its own event loop."""
 
-    __slots__ = ("game_id", "_loop", "_news", "_ready")
+    __slots__ = ("game_id", "loop", "_news", "_ready")
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        self._loop = asyncio.get_running_loop()
+        self.loop = asyncio.get_running_loop()
         self._news: News | None = None
         self._ready = asyncio.Event()
 
     def deliver(self, news: News) -> None:
         """Hand ``news`` to the stream's event loop (from the newsroom's thread)."""
         with contextlib.suppress(RuntimeError):  # the loop has closed: the server stops
-            self._loop.call_soon_threadsafe(self._receive, news)
+            self.loop.call_soon_threadsafe(self._receive, news)
 
     def _receive(self, news: News) -> None:
         """Keep the newest news; older news, heard late, is dropped."""
@@ -188,6 +189,11 @@ class Subscription:
         self._ready.clear()
         news, self._news = self._news, None
         return news
+
+
+def _receive_all(deliveries: list[tuple[Subscription, News]]) -> None:
+    for subscription, news in deliveries:
+        subscription._receive(news)
 
 
 class Newsroom:
@@ -235,15 +241,17 @@ class Newsroom:
             return sum(map(len, self._subscribers.values()))
 
     def publish(self, news_of: dict[str, News]) -> None:
-        """Tell each stream watching one of these games its news."""
+        """Tell each stream watching one of these games its news: one call into each
+        event loop, however many of its streams hear it (two thousand lobby pages
+        woken one call each would queue two thousand wake-ups of the loop)."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Subscription, News]]] = {}
         with self._lock:
-            deliveries = [
-                (subscription, news)
-                for game_id, news in news_of.items()
-                for subscription in self._subscribers.get(game_id, ())
-            ]
-        for subscription, news in deliveries:
-            subscription.deliver(news)
+            for game_id, news in news_of.items():
+                for subscription in self._subscribers.get(game_id, ()):
+                    by_loop.setdefault(subscription.loop, []).append((subscription, news))
+        for loop, deliveries in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # the loop has closed: the server stops
+                loop.call_soon_threadsafe(_receive_all, deliveries)
 
     def _watched(self) -> list[str]:
         with self._lock:
@@ -308,6 +316,78 @@ class Newsroom:
                 for notice in connection.notifies(timeout=1):
                     game_id, news = News.parse(notice.payload)
                     self.publish({game_id: news})
+
+
+class Broadcast:
+    """One topic's news for every stream of one event loop that waits on it.
+
+    Each stream of a game holds its own ``Subscription``: a game has a few pages
+    open. The lobby has thousands, all on one topic, and each waking on its own
+    (a task and a timer a stream a change) cost more than everything else a change
+    does. A broadcast holds one subscription while any stream listens, keeps the
+    newest news in ``latest``, and wakes its streams through one future.
+
+    A stream enters ``listening()`` before it reads where it stands, then goes on
+    while ``latest`` is newer than what it has sent, and otherwise waits on
+    ``changed()``: news that comes between the two is in ``latest``, never lost.
+    """
+
+    def __init__(self, room: Newsroom, topic: str) -> None:
+        self._room = room
+        self.topic = topic
+        self.latest: News | None = None
+        self._listeners = 0
+        self._changed: asyncio.Future[News] | None = None
+        self._pump: asyncio.Task[None] | None = None
+        self._subscription: Subscription | None = None
+
+    @contextlib.contextmanager
+    def listening(self) -> Iterator[Broadcast]:
+        self._listeners += 1
+        if self._pump is None:
+            self.latest = None  # heard by a pump that has stopped: maybe stale
+            self._subscription = self._room.subscribe(self.topic)
+            self._pump = asyncio.get_running_loop().create_task(self._run(self._subscription))
+        try:
+            yield self
+        finally:
+            self._listeners -= 1
+            if not self._listeners and self._pump is not None:
+                self._pump.cancel()
+                self._room.unsubscribe(self._subscription)
+                self._pump = None
+
+    def changed(self) -> asyncio.Future[News]:
+        """A future that becomes the topic's next news."""
+        if self._changed is None or self._changed.done():
+            self._changed = asyncio.get_running_loop().create_future()
+        return self._changed
+
+    async def _run(self, subscription: Subscription) -> None:
+        while True:
+            news = await subscription.next(_PUMP_SECONDS)
+            if news is None:
+                continue
+            if self.latest is None or news.revision > self.latest.revision:
+                self.latest = news
+            changed, self._changed = self._changed, None
+            if changed is not None and not changed.done():
+                changed.set_result(news)
+
+
+# A broadcast's wait for news has no end of its own: its streams keep their time.
+_PUMP_SECONDS = 3600.0
+_broadcasts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Broadcast]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def broadcast(topic: str) -> Broadcast:
+    """The running event loop's broadcast of ``topic``."""
+    of_loop = _broadcasts.setdefault(asyncio.get_running_loop(), {})
+    if topic not in of_loop:
+        of_loop[topic] = Broadcast(newsroom(), topic)
+    return of_loop[topic]
 
 
 _newsroom: Newsroom | None = None

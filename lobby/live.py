@@ -2,7 +2,8 @@
 
 Every change of a challenge is counted on the lobby's channel (``challenges.LOBBY``)
 and stamps the challenge with the new revision. A lobby page's stream hears of a
-change through the newsroom every game stream uses (``game.live``), then sends the
+change through the newsroom every game stream uses (``game.live``), all the pages
+of a process through one ``live.Broadcast``, then sends the
 challenges stamped since the revision the page shows: open ones as rows to put in
 place, the others as gone. The rows are drawn once per change in each process,
 whoever is looking, so 2,000 open lobby pages cost one query and one drawing per
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from functools import lru_cache
 
@@ -75,62 +78,109 @@ def _event(since: int, upto: int) -> str:
     return f"id: {upto}\nevent: lobby\ndata: {data}\n\n"
 
 
+def _event_bytes(since: int, upto: int) -> bytes:
+    return _event(since, upto).encode()
+
+
+class _Events:
+    """Each event read once per event loop, however many of its streams send it, and
+    encoded once: bytes go out as they are, a ``str`` would be encoded by each stream.
+
+    The streams of one process hear of a change together and mostly from the same
+    revision: ``delta``'s cache would spare them the query, but each would still
+    take its turn through ``sync_to_async``'s one thread (two thousand turns a
+    change, a second and more of waiting for the last page). Here the first stream
+    to ask starts the reading and the others await the same task.
+    """
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self._tasks: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, OrderedDict[tuple[int, int], asyncio.Task[bytes]]
+        ] = weakref.WeakKeyDictionary()
+
+    async def get(self, since: int, upto: int) -> bytes:
+        loop = asyncio.get_running_loop()
+        tasks = self._tasks.setdefault(loop, OrderedDict())
+        key = (since, upto)
+        task = tasks.get(key)
+        if task is None:
+            task = tasks[key] = loop.create_task(sync_to_async(_event_bytes)(since, upto))
+            task.add_done_callback(lambda done: self._forget_failed(tasks, key, done))
+            while len(tasks) > self.SIZE:
+                tasks.popitem(last=False)
+        # One stream closing while it waits must not cancel the others' reading.
+        return await asyncio.shield(task)
+
+    @staticmethod
+    def _forget_failed(tasks: OrderedDict, key: tuple[int, int], task: asyncio.Task) -> None:
+        """A reading that failed (the database away) is tried afresh by the next stream."""
+        failed = task.cancelled() or task.exception() is not None
+        if failed and tasks.get(key) is task:
+            del tasks[key]
+
+
+_events = _Events()
+
+
 async def stream(
     since: int,
     user_id: int | None,
     guest_owner: str = "",
     on_close: Callable[[], None] | None = None,
-) -> AsyncIterator[str]:
+) -> AsyncIterator[str | bytes]:
     """The events of a lobby page at revision ``since``: ``lobby`` with the changes,
     ``reload`` when there were too many, ``personal`` when the account ``user_id``'s
     channel changed. A guest's page (``guest_owner``) says every
     ``challenges.SEEN_EVERY`` that it is there, so the guest's live challenges stand.
     It ends after ``LIVE_STREAM_SECONDS``, as a game's stream does."""
     room = live.newsroom()
-    lobby = room.subscribe(live.CHANNEL + challenges.LOBBY)
     personal = room.subscribe(live.CHANNEL + challenges.user_channel(user_id)) if user_id else None
     loop = asyncio.get_running_loop()
     ends = loop.time() + settings.LIVE_STREAM_SECONDS
     every = challenges.SEEN_EVERY.total_seconds()
     next_seen = loop.time()
-    waits: dict[str, asyncio.Task] = {}
+    personal_wait: asyncio.Task | None = None
     try:
-        now = await sync_to_async(revision)()
-        yield f"retry: {live.RETRY_MILLISECONDS}\n\n"
-        if now > since:
-            yield await sync_to_async(_event)(since, now)
-            since = now
-        while True:
-            if guest_owner and loop.time() >= next_seen:
-                await sync_to_async(challenges.seen)(guest_owner)
-                next_seen = loop.time() + every
-            left = ends - loop.time()
-            if left <= 0:
-                yield ": time to reconnect\n\n"
-                return
-            timeout = min(settings.LIVE_KEEPALIVE_SECONDS, left, every if guest_owner else left)
-            if "lobby" not in waits:
-                waits["lobby"] = asyncio.ensure_future(lobby.next(timeout))
-            if personal is not None and "personal" not in waits:
-                waits["personal"] = asyncio.ensure_future(personal.next(timeout))
-            done, _ = await asyncio.wait(waits.values(), return_when=asyncio.FIRST_COMPLETED)
-            heard = False
-            for name in [name for name, wait in waits.items() if wait in done]:
-                news = waits.pop(name).result()
-                if news is None:
+        with live.broadcast(live.CHANNEL + challenges.LOBBY).listening() as lobby:
+            now = await sync_to_async(revision)()
+            yield f"retry: {live.RETRY_MILLISECONDS}\n\n"
+            if now > since:
+                yield await _events.get(since, now)
+                since = now
+            while True:
+                if guest_owner and loop.time() >= next_seen:
+                    await sync_to_async(challenges.seen)(guest_owner)
+                    next_seen = loop.time() + every
+                if lobby.latest is not None and lobby.latest.revision > since:
+                    upto = lobby.latest.revision
+                    yield await _events.get(since, upto)
+                    since = upto
                     continue
-                heard = True
-                if name == "personal":
-                    yield f"event: personal\ndata: {news.revision}\n\n"
-                elif news.revision > since:
-                    yield await sync_to_async(_event)(since, news.revision)
-                    since = news.revision
-            if not heard:
-                yield ": keep-alive\n\n"
+                left = ends - loop.time()
+                if left <= 0:
+                    yield ": time to reconnect\n\n"
+                    return
+                timeout = min(settings.LIVE_KEEPALIVE_SECONDS, left)
+                if guest_owner:
+                    timeout = min(timeout, max(next_seen - loop.time(), 0))
+                waits: set[asyncio.Future] = {lobby.changed()}
+                if personal is not None:
+                    if personal_wait is None:  # until the stream ends, unlike the others
+                        personal_wait = asyncio.ensure_future(personal.next(left))
+                    waits.add(personal_wait)
+                done, _ = await asyncio.wait(waits, timeout=timeout)
+                if personal_wait is not None and personal_wait in done:
+                    news, personal_wait = personal_wait.result(), None
+                    if news is not None:
+                        yield f"event: personal\ndata: {news.revision}\n\n"
+                        continue
+                if not done:
+                    yield ": keep-alive\n\n"
     finally:
-        for wait in waits.values():
-            wait.cancel()
-        room.unsubscribe(lobby)
+        if personal_wait is not None:
+            personal_wait.cancel()
         if personal is not None:
             room.unsubscribe(personal)
         if on_close is not None:

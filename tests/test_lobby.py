@@ -3,17 +3,21 @@ may accept which; limits; the live list's changes; guests' challenges withdrawn.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
 from django.contrib.auth import get_user_model
 from django.db import close_old_connections
 from django.test import Client
 from django.utils import timezone
 
+from game import live as game_live
+from game.live import News
 from game.maerstanas import Rules
 from game.models import Game
 from lobby import challenges, live, tasks
@@ -286,6 +290,41 @@ def test_the_live_list_sends_what_changed_since_a_revision():
     assert "challenge__cancel" in change["rows"][0]["html"]
     later = json.loads(live.delta(start + 2, live.revision()))
     assert later["rows"] == [] and [gone["id"] for gone in later["gone"]] == [first.public_id]
+
+
+def test_a_lobby_stream_sends_the_changes_since_its_page_then_each_change_it_hears_of(
+    monkeypatch,
+):
+    monkeypatch.setattr(game_live.Newsroom, "_run", lambda self: None)  # the test tells
+    monkeypatch.setattr(game_live, "_newsroom", None)
+    live.delta.cache_clear()
+    alice = Client()
+    start = live.revision()
+    first = post_challenge(alice)
+    topic = game_live.CHANNEL + challenges.LOBBY
+
+    async def scenario():
+        events = live.stream(start, user_id=None)
+        chunks = [await anext(events), await anext(events)]
+        second = await sync_to_async(post_challenge)(alice)
+        room = game_live.newsroom()
+        room.publish({topic: News(first.revision, 0, False)})  # what the page has
+        await asyncio.sleep(0.05)
+        room.publish({topic: News(second.revision, 0, False)})
+        chunks.append(await anext(events))
+        listening = room.streams()
+        await events.aclose()
+        return chunks, second, listening, room.streams()
+
+    (retry, caught_up, heard), second, listening, after = async_to_sync(scenario)()
+    assert retry == f"retry: {game_live.RETRY_MILLISECONDS}\n\n"
+    assert caught_up.startswith(f"id: {first.revision}\nevent: lobby\n".encode())
+    assert first.public_id.encode() in caught_up
+    assert heard.startswith(f"id: {second.revision}\nevent: lobby\n".encode())
+    assert second.public_id.encode() in heard and first.public_id.encode() not in heard
+    # The stream heard it through its process's one broadcast of the lobby, which
+    # stops listening once no stream is left.
+    assert (listening, after) == (1, 0)
 
 
 def test_too_many_changes_ask_the_page_to_reload(monkeypatch):

@@ -456,3 +456,53 @@ def test_on_postgresql_the_newsroom_listens_catches_up_and_publishes_what_it_hea
     # Each wait for notices ends within a second, so closing is heard within one.
     assert len(connection.timeouts) == 3 and all(0 < t <= 1 for t in connection.timeouts)
     assert published == [{game.public_id: News(0, 0, False)}, {game.public_id: News(3, 2, False)}]
+
+
+def test_a_broadcast_wakes_all_its_listeners_through_one_subscription_while_any_listens():
+    async def scenario():
+        room = Newsroom(interval=0.01)
+        broadcast = live.Broadcast(room, "~lobby")
+        with broadcast.listening(), broadcast.listening():
+            await asyncio.sleep(0)  # the pump subscribes and waits
+            subscribed = room.streams()
+            first, second = broadcast.changed(), broadcast.changed()
+            room.publish({"~lobby": News(5, 0, False)})
+            heard = await asyncio.wait_for(asyncio.gather(first, second), 1)
+            latest = broadcast.latest
+        await asyncio.sleep(0)  # the pump, cancelled, gives its subscription back
+        return subscribed, first is second, heard, latest, room.streams()
+
+    subscribed, shared, heard, latest, left = aio.run(scenario())
+    assert subscribed == 1 and shared
+    assert heard == [News(5, 0, False)] * 2 and latest == News(5, 0, False)
+    assert left == 0
+
+
+def test_news_heard_before_a_listener_waits_stays_in_the_broadcast_and_older_news_is_not():
+    async def scenario():
+        room = Newsroom(interval=0.01)
+        broadcast = live.Broadcast(room, "~lobby")
+        with broadcast.listening():
+            await asyncio.sleep(0)
+            room.publish({"~lobby": News(7, 0, False)})  # while the stream reads the lobby
+            for _ in range(3):
+                await asyncio.sleep(0)
+            room.publish({"~lobby": News(6, 0, False)})  # heard late
+            for _ in range(3):
+                await asyncio.sleep(0)
+            kept = broadcast.latest
+        with broadcast.listening():  # a new pump: what the old one heard may be stale
+            fresh = broadcast.latest
+        return kept, fresh
+
+    assert aio.run(scenario()) == (News(7, 0, False), None)
+
+
+def test_news_for_a_closed_event_loop_is_dropped_when_published():
+    async def opened(room: Newsroom) -> Subscription:
+        return room.subscribe("g")
+
+    room = Newsroom(interval=0.01)
+    subscription = aio.run(opened(room))
+    room.publish({"g": News(1, 1, False)})  # no error: that server is stopping
+    assert subscription._news is None

@@ -202,7 +202,7 @@ def admit_stream(request: HttpRequest) -> HttpResponse | Callable[[], None]:
     return gate.ticket(client)
 
 
-def streaming(events: AsyncIterator[str], give_back: Callable[[], None]) -> HttpResponse:
+def streaming(events: AsyncIterator[str | bytes], give_back: Callable[[], None]) -> HttpResponse:
     """The answer streaming ``events``; the client's place is given back when they end,
     however they end, or when they are thrown away unstarted."""
     weakref.finalize(events, give_back)

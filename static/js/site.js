@@ -95,12 +95,20 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 });
 
 // A poll answered before a move was made can arrive after the move's own answer:
-// never let an older revision of the game replace a newer one.
+// never let an older revision of the game replace a newer one. News of the player's
+// own move can come by the stream before the move's answer; the board it then asks
+// for is the one the answer has drawn already, and drawing it twice would take the
+// focus from wherever the player has moved it since.
+const LIVE_TRIGGERS = new Set(["sse:move", "live-poll"]);
 document.addEventListener("htmx:beforeSwap", (event) => {
   const game = document.getElementById("game");
   if (!game || event.detail.target !== game) return;
   const match = /data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
-  if (match && Number(match[1]) < Number(game.dataset.revision)) {
+  if (!match) return;
+  const fresh = Number(match[1]);
+  const shown = Number(game.dataset.revision);
+  const trigger = event.detail.requestConfig?.triggeringEvent?.type;
+  if (fresh < shown || (fresh === shown && LIVE_TRIGGERS.has(trigger))) {
     event.detail.shouldSwap = false;
   }
 });
