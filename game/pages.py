@@ -19,11 +19,17 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from game import audience, clocks, play, records, seats
-from game.computer import analysis_key
-from game.graph import estimate_graph
+from game.analysis import (
+    AnalysisPanel,
+    analysis_allowed,
+    analysis_offer,
+    analysis_panel,
+    position_keys,
+)
 from game.grid import Color, Outcome
 from game.kinds import GameKind, GamePosition, Level
-from game.models import Analysis, BrowserGame, Game
+from game.links import GameUrls, game_urls
+from game.models import BrowserGame, Game
 
 __all__ = [
     "AnalysisPanel",
@@ -46,41 +52,6 @@ __all__ = [
     "position_keys",
     "replay_steps",
 ]
-
-
-class GameUrls(NamedTuple):
-    page: str
-    move: str
-    resign: str
-    rematch: str
-    hint: str
-    api: str
-    takeback: str
-    record: str
-    image: str
-    continue_: str
-    analyse: str
-    analysis: str
-
-
-@lru_cache(maxsize=4096)
-def game_urls(public_id: str) -> GameUrls:
-    """The URLs of one game's page and actions, reversed once."""
-    names = (
-        "game-detail",
-        "game-move",
-        "game-resign",
-        "game-rematch",
-        "game-hint",
-        "api-game",
-        "game-takeback",
-        "game-record",
-        "game-image",
-        "game-continue",
-        "game-analyse",
-        "game-analysis",
-    )
-    return GameUrls(*(reverse(name, args=[public_id]) for name in names))
 
 
 # The replay ------------------------------------------------------------------------------
@@ -307,9 +278,14 @@ def game_page(
     hint = game.hint if game.hint_asked and not replay.reviewing else ""
     seen = game.ply if seen is None else min(seen, game.ply)
     hinges = request.GET.get("hinges") == "on"
-    # The panel reads the game's analyses: shown when looking back or at the end,
-    # not on every redraw of a board in play.
-    analysed = replay.reviewing or game.is_over or game.mode == Game.Mode.IMPORTED
+    # The panel reads the game's analyses when looking back or at the end; on a board
+    # in play, redrawn after every move, it only offers to analyse the moment.
+    if replay.reviewing or game.is_over or game.mode == Game.Mode.IMPORTED:
+        analysis = analysis_panel(game, replay.ply)
+    else:
+        analysis = analysis_offer(game, replay.ply)
+    review = analysis.review if analysis else None
+    marks = {judged.ply: judged for judged in review.judgements} if review else None
     news = ""
     if replay.reviewing and seen < game.ply and (last := current.last_played) is not None:
         played = "passed" if last.move.is_pass else f"played {last.text}"
@@ -320,7 +296,7 @@ def game_page(
         board=drawing.draw_board(position, mover, stone, hint or None, hinges=hinges),
         status=status,
         announce=news or drawing.announcement(position, status),
-        moves=drawing.move_list(current, replay.ply if replay.reviewing else None),
+        moves=drawing.move_list(current, replay.ply if replay.reviewing else None, marks),
         seated=seated,
         urls=game_urls(game.public_id),
         error=error,
@@ -340,7 +316,7 @@ def game_page(
         news=news,
         seen=seen,
         takeback=_takeback(game, seated, current),
-        analysis=analysis_panel(game, replay.ply) if analysed else None,
+        analysis=analysis,
         hinges=hinges,
         people=people_shown(game),
         watchers=_watchers(request, game),
@@ -481,76 +457,6 @@ def _seat_links(request: HttpRequest, game: Game, tokens: dict[str, str]) -> tup
         )
         for color, token in sorted(tokens.items())
         if game.holds_seat(color, token)
-    )
-
-
-# Analysis ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AnalysisPanel:
-    """The strongest level's view of the moment shown, and of the whole game."""
-
-    urls: GameUrls
-    ply: int
-    current: Analysis | None  # of the moment shown: asked for, perhaps not done yet
-    graph: str  # the estimate over the game, as SVG; "" until a moment is analysed
-    pending: bool  # analyses asked for and not done: the panel asks again
-    whole: bool  # every moment is analysed or asked for
-    error: str = ""  # why a request for an analysis was refused
-
-    @property
-    def percent(self) -> int | None:
-        if self.current is None or self.current.dark_win is None:
-            return None
-        return round(100 * self.current.dark_win)
-
-    @property
-    def line(self) -> list[str]:
-        return self.current.line.split(", ") if self.current and self.current.line else []
-
-
-def analysis_allowed(game: Game) -> bool:
-    """A finished game, an imported one, or a game one person plays (hot-seat, the
-    computer) may be analysed; a friend game going on may not: it would be the
-    computer playing for one side."""
-    return game.is_over or game.mode != Game.Mode.FRIEND
-
-
-def position_keys(game: Game) -> list[str]:
-    """The analysis keys of the game's every moment, from its start to now."""
-    position = game.start()
-    texts = [position.to_text()]
-    for move in game.cached_record():
-        position = position.play(move)
-        texts.append(position.to_text())
-    return [analysis_key(game.rules, text) for text in texts]
-
-
-def analysis_panel(game: Game, ply: int, error: str = "") -> AnalysisPanel | None:
-    """The analysis panel of the moment ``ply``; None where analysis is not allowed."""
-    if not analysis_allowed(game):
-        return None
-    keys = position_keys(game)
-    found = {row.key: row for row in Analysis.objects.filter(kind=game.kind, key__in=keys)}
-    estimates = [found[key].dark_win if key in found else None for key in keys]
-    page = game_urls(game.public_id).page
-    graph = ""
-    if sum(estimate is not None for estimate in estimates) >= 2:
-        graph = estimate_graph(
-            estimates,
-            moves=game.cached_record(),
-            link=lambda moment: f"{page}?ply={moment}",
-            current=ply,
-        )
-    return AnalysisPanel(
-        urls=game_urls(game.public_id),
-        ply=ply,
-        current=found.get(keys[ply]),
-        graph=graph,
-        pending=any(row.dark_win is None for row in found.values()),
-        whole=len(found) == len(keys),
-        error=error,
     )
 
 

@@ -10,12 +10,14 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from game.engine import Color, Position, Rules
-from game.graph import estimate_graph, turning_points
+from game.graph import estimate_graph, move_ticks
 from game.maerstanas.bots import analyse
+from game.review import JUDGEMENTS, judgement_of, review
 from tests.support.exact import minimax
 
 SVG = "{http://www.w3.org/2000/svg}"
 MIDGAME = ["D4", "E4", "T E5", "A7", "W A7", "C3", "B2", "T C4"]
+PLAYS = [("dark", "D4"), ("light", "E5"), ("dark", "E4"), ("light", "C4")]
 
 
 def endgame(seed: int, open_moves: int = 10, rules: Rules | None = None) -> Position:
@@ -74,28 +76,44 @@ def test_a_finished_game_has_nothing_to_analyse():
 # The graph ---------------------------------------------------------------------------------
 
 
-def graph(estimates, current=None):
-    moves = [f"M<{ply}>" for ply in range(1, len(estimates))]
+def graph(estimates, current=None, marks=()):
     svg = estimate_graph(
-        estimates, moves=moves, link=lambda ply: f"?ply={ply}&x=1", current=current
+        estimates, marks=marks, link=lambda ply: f"?ply={ply}&x=1", current=current
     )
     return svg, ElementTree.fromstring(svg)
 
 
-def test_turning_points_are_the_largest_swings():
-    estimates = [0.5, 0.52, 0.9, 0.88, 0.3, 0.35, 0.36, 0.6, 0.62]
-    assert turning_points(estimates) == [2, 4, 7]  # swings .38, .58, .24 beat the rest
-    assert turning_points([0.5, 0.55, 0.6, 0.62]) == []  # none reaches .15
-
-
-def test_the_graph_links_its_turning_points_and_marks_the_moment():
-    svg, tree = graph([0.5, 0.52, 0.9, 0.88, 0.3], current=3)
+def test_the_graph_links_the_judged_moves_and_marks_the_moment():
+    estimates = [0.5, 0.52, 0.9, 0.3, 0.35]
+    judged = review(estimates, ["D4", "D5", "C3", "F6"], PLAYS)
+    svg, tree = graph(estimates, current=3, marks=judged.judgements)
     links = tree.findall(f"{SVG}a")
-    assert [link.get("href") for link in links] == ["?ply=2&x=1", "?ply=4&x=1"]
-    assert "Move 4, M&lt;4&gt;, swung the estimate from 88% to 30% for dark" in svg
-    assert tree.find(f"{SVG}line[@class='estimate__now']").get("x1") == "450.0"
-    assert "turning points at moves 2, 4" in tree.find(f"{SVG}desc").text
+    # Light's E5 let dark's chances rise by 38 points; dark's E4 lost 60.
+    assert [link.get("href") for link in links] == ["?ply=2&x=1", "?ply=3&x=1"]
+    assert [link.get("data-graph-mistake") for link in links] == ["2", "3"]
+    assert "Move 3, dark: E4 lost 60%: C3 was best (blunder)" in svg
+    assert links[1].get("class") == "estimate__mark estimate__mark--blunder"
+    assert tree.find(f"{SVG}line[@class='estimate__now']").get("x1") == "454.0"
+    assert "marked moves 2 (blunder), 3 (blunder)" in tree.find(f"{SVG}desc").text
     assert tree.get("role") == "group"
+
+
+def test_the_graph_has_axes_of_moves_and_percentages():
+    svg, tree = graph([0.5] * 41)
+    labels = [text.text for text in tree.findall(f"{SVG}text")]
+    assert labels[:3] == ["0%", "50%", "100%"]
+    assert [text.get("data-tick") for text in tree.findall(f"{SVG}text[@data-tick]")] == [
+        "0",
+        "5",
+        "10",
+        "15",
+        "20",
+        "25",
+        "30",
+        "35",
+        "40",
+    ]
+    assert move_ticks(7) == list(range(8)) and move_ticks(130) == [0, 20, 40, 60, 80, 100, 120]
 
 
 def test_a_gap_where_a_moment_is_not_analysed():
@@ -104,3 +122,62 @@ def test_a_gap_where_a_moment_is_not_analysed():
     assert "4 of 5 moments analysed" in tree.find(f"{SVG}desc").text
     _, empty = graph([None, None])
     assert not empty.findall(f"{SVG}polyline")
+
+
+# The review --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("loss", "kind"),
+    [
+        (0.0, ""),
+        (0.099, ""),
+        (0.10, "inaccuracy"),
+        (0.199, "inaccuracy"),
+        (0.2, "mistake"),
+        (0.3, "blunder"),
+        (1.0, "blunder"),
+    ],
+)
+def test_a_loss_is_judged_by_lichess_thresholds(loss, kind):
+    assert judgement_of(loss) == kind
+    assert JUDGEMENTS == ("inaccuracy", "mistake", "blunder")
+
+
+def test_each_move_is_judged_by_what_it_cost_its_own_side():
+    estimates = [0.5, 0.62, 0.5, 0.2, 0.2, 0.3]
+    plays = [("dark", "D4"), ("light", "E4"), ("dark", "B2"), ("light", "Pass"), ("dark", "A1")]
+    judged = review(estimates, ["C3", "C5", "D5", "Pass", "A1"], plays)
+    # Dark's D4 gained; light's E4 cost light nothing (dark's chances fell); dark's
+    # B2 lost 30 points where D5 was best; the pass is forced; A1 was the best move.
+    assert [(each.ply, each.kind, each.best) for each in judged.judgements] == [
+        (3, "blunder", "D5")
+    ]
+    assert judged.of(3).text == "B2 lost 30%: D5 was best" and judged.of(3).symbol == "??"
+    assert judged.of(2) is None
+    dark, light = judged.sides
+    assert (dark.color, dark.judged, dark.blunders, dark.mistakes) == ("dark", 3, 1, 0)
+    assert dark.average_percent == 10.0  # (0 + 30 + 0) / 3
+    assert (light.judged, light.inaccuracies, light.average_percent) == (1, 0, 0.0)
+
+
+def test_the_level_own_move_is_never_marked_and_unanalysed_moments_are_not_judged():
+    judged = review(
+        [0.9, 0.2, None, 0.5], ["D4", "E4", ""], [("dark", "D4"), ("light", "E4"), ("dark", "C3")]
+    )
+    assert judged.judgements == ()
+    assert [side.judged for side in judged.sides] == [1, 0]
+
+
+def test_the_estimate_holds_steady_over_moves_the_search_agrees_with():
+    """Moves the strongest level would play itself change little: its estimates of
+    consecutive moments must not saw-tooth towards whoever is to move."""
+    position = Position.replay(Rules(), MIDGAME)
+    estimates = []
+    for ply in range(12):
+        found = analyse(position, playouts=1500, seed=ply)
+        estimates.append(found.dark_win)
+        position = position.play(found.move)
+    swings = [abs(after - before) for before, after in zip(estimates, estimates[1:], strict=False)]
+    assert max(swings) <= 0.12, estimates
+    assert sum(swings) / len(swings) <= 0.05, estimates

@@ -875,10 +875,14 @@ def test_every_page_passes_axe(site, new_page, scheme):
     page.fill("#record", "D4 E4 D4")
     page.click("[data-import]")
     check("import refused")
-    page.fill("#record", "D4 E4 C3 E5")
+    # A record of its own for each scheme: analysed once, a position is every game's.
+    page.fill("#record", f"D4 E4 C3 E5 {'B2' if scheme == 'light' else 'B6'}")
     page.click("[data-import]")
     page.wait_for_selector("[data-analyse-whole]")
     check("imported game")
+    page.click("[data-analyse-whole]")
+    page.wait_for_selector("[data-review]", timeout=30_000)
+    check("imported game reviewed")
     page.goto(f"{site.url}/accounts/signup/")
     page.fill("#id_username", "ab")
     page.click("[data-form=signup] button[type=submit]")
@@ -1221,3 +1225,32 @@ def test_a_thunder_hint_is_chosen_for_the_player_and_its_ring_plays_it(site, new
     page.click("[data-hint] button")
     page.wait_for_selector('#game:not([data-ply="0"])', timeout=LIVE_TIMEOUT_MS * 3)
     assert api(site, game_id)["record"][0] == "T E5xE4/D5/F5"
+
+
+def test_a_line_tried_from_a_moment_leaves_the_game_as_it_was(site, new_page):
+    """From a moment looked back at, a board of its own: moves for both sides, a
+    thunder-stone chosen, one taken back, the address kept; the game is unchanged."""
+    page = new_page()
+    game_id = start_game(page, site)
+    for move in ["D4", "E4", "C3"]:
+        click_move(page, move)
+    page.goto(f"{site.url}/g/{game_id}/?ply=2")
+    page.click("[data-try-line]")
+    page.wait_for_selector("#try")
+    page.click('[data-square="A1"] button')  # dark, from move 2
+    page.wait_for_selector('#try[data-line="A1"]')
+    page.click('[data-stone-choice="thunder"]')
+    page.wait_for_selector("#board.board--thunder")
+    page.click('[data-square="E5"] button')  # light's thunder-stone
+    page.wait_for_selector('#try[data-line="A1,T E5"]')
+    assert page.url.endswith(f"/g/{game_id}/try?ply=2&line=A1%2CT+E5")
+    assert page.get_attribute('[data-square="E5"]', "data-stone") == "light-thunder"
+    assert page.locator("[data-line-moves] li").count() == 2
+    page.click("[data-undo]")
+    page.wait_for_selector('#try[data-line="A1"]')
+    page.click("[data-back-to-game]")
+    page.wait_for_url(re.compile(rf"/g/{game_id}/\?ply=2$"))
+    page.click("[data-replay-back]")
+    page.wait_for_selector('#game[data-ply="3"]')
+    assert page.get_attribute('[data-square="A1"]', "data-stone") is None
+    assert page.get_attribute('[data-square="C3"]', "data-stone") == "dark-stone"

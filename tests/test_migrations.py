@@ -130,3 +130,15 @@ def test_games_get_their_kind_options_and_seat_rows_and_back():
         "imported": (True, "standard", False, "", "", "", ""),
     }
     migrate(latest())
+
+
+def test_estimates_of_the_old_analysis_are_dropped_and_proven_values_kept():
+    apps = migrate([("game", "0013_takeback_declined")])
+    Analysis = apps.get_model("game", "Analysis")
+    Analysis.objects.create(key="estimated", dark_win=0.7, proven=False, move="D4")
+    Analysis.objects.create(key="proven", dark_win=1.0, proven=True, move="D4")
+    Analysis.objects.create(key="asked for", dark_win=None)
+    apps = migrate([("game", "0014_analyses_estimated_afresh")])
+    kept = apps.get_model("game", "Analysis").objects.values_list("key", flat=True)
+    assert sorted(kept) == ["asked for", "proven"]
+    migrate(latest())

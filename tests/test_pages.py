@@ -11,6 +11,7 @@ from game.engine import Position, Rules
 from game.models import Analysis, BrowserGame, Game
 from game.pages import (
     _takeback,
+    analysis_allowed,
     analysis_panel,
     game_page,
     game_record,
@@ -112,10 +113,12 @@ def test_a_computer_game_with_your_move_played_offers_to_take_it_at_once():
 # The game page -----------------------------------------------------------------------------
 
 
-def test_a_game_in_play_shows_no_analysis_news_or_current_move():
+def test_a_game_in_play_offers_to_analyse_the_moment_and_shows_no_news_or_current_move():
     game, tokens = played("hotseat")
     page = game_page(request_for(game, tokens), game, stone="stone", error="")
-    assert page.analysis is None
+    # Offered without stepping back, and nothing read: the board is redrawn each move.
+    assert page.analysis.in_play and page.analysis.ply == 4
+    assert (page.analysis.current, page.analysis.graph, page.analysis.review) == (None, "", None)
     assert page.news == "" and page.seen == 4
     assert not any(item.current for item in page.moves)
     assert page.takeback == "take"
@@ -149,11 +152,40 @@ def test_looking_back_the_player_hears_of_a_pass_played_since():
 # Analysis ----------------------------------------------------------------------------------
 
 
-def analysed(game: Game, *moments: int, done: bool = True) -> list[str]:
+def analysed(game: Game, *moments: int, done: bool = True, best: str = "") -> list[str]:
     keys = position_keys(game)
     for ply in moments:
-        Analysis.objects.create(key=keys[ply], dark_win=0.9 - 0.8 * (ply % 2) if done else None)
+        Analysis.objects.create(
+            key=keys[ply], dark_win=0.9 - 0.8 * (ply % 2) if done else None, move=best
+        )
     return keys
+
+
+def test_analysis_is_never_offered_for_a_game_between_people_or_a_rated_game_in_play():
+    game, _ = played("computer", moves=[], level="cild")
+    assert analysis_allowed(game)
+    game.rated = True  # a bot account's rated game: the computer would play for one side
+    assert not analysis_allowed(game)
+    friend, _, _ = friends()
+    assert not analysis_allowed(friend)
+    assert game_page(request_for(friend), friend, stone="stone", error="").analysis is None
+    game.status = Game.Status.RESIGNED
+    game.result = "light"
+    assert analysis_allowed(game)
+
+
+def test_the_game_page_marks_the_moves_the_review_judged():
+    game, tokens = played("hotseat", moves=[*OPENING, "A1"])
+    game = play.resign(game.public_id, tokens)  # over: the review is shown at the end
+    analysed(game, 2, 3, best="B7")  # dark's chances 90%, then 10%: C3 lost 80
+    page = game_page(request_for(game, tokens), game, stone="stone", error="")
+    marked = [(item.ply, item.judged and item.judged.kind) for item in page.moves]
+    assert marked == [(1, None), (2, None), (3, "blunder"), (4, None), (5, None)]
+    assert page.moves[2].judged.text == "C3 lost 80%: B7 was best"
+    html = str(page.moves)
+    assert 'data-mistake="3" data-best="B7" data-judgement="blunder"' in html
+    dark, light = page.analysis.review.sides
+    assert (dark.blunders, dark.judged, light.judged) == (1, 1, 0)
 
 
 def test_the_analysis_panel_of_a_moment_with_nothing_analysed():
@@ -173,7 +205,8 @@ def test_one_analysed_moment_draws_no_graph_and_two_do():
     panel = analysis_panel(game, 1)
     assert panel.current.key == position_keys(game)[1] and panel.percent == 10
     assert panel.graph.startswith("<svg")
-    assert f'href="/g/{game.public_id}/?ply=2"' in panel.graph  # the swing to 90%
+    assert "href=" not in panel.graph  # no best move known: no move judged
+    assert (panel.analysed, panel.moments, panel.review) == (2, 5, None)
     assert 'class="estimate__now"' in panel.graph  # the moment shown is marked
     assert not panel.pending and not panel.whole
 

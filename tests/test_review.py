@@ -10,8 +10,8 @@ from django.test import Client
 
 from game import computer, play
 from game.engine import Position, Rules
-from game.models import BrowserGame, Game, Move
-from game.pages import Replay, Step, replay_steps
+from game.models import Analysis, BrowserGame, Game, Move
+from game.pages import Replay, Step, position_keys, replay_steps
 from game.registry import DEFAULT
 
 pytestmark = pytest.mark.django_db
@@ -602,6 +602,28 @@ def test_analysing_the_whole_game_draws_the_graph(client, django_capture_on_comm
     html = client.get(f"/g/{game.public_id}/").content.decode()
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="estimate"' in html
     assert "data-analyse-whole" not in html
+
+
+def test_the_panel_that_judges_the_moves_brings_the_move_list_marked(client):
+    game = hotseat(client)
+    client.post(f"/g/{game.public_id}/resign")
+    keys = position_keys(game)
+    for ply, key in enumerate(keys):  # dark's chances fall by 40 points at move 3
+        Analysis.objects.create(key=key, dark_win=0.9 if ply < 3 else 0.5, move="B7")
+    answer = client.get(f"/g/{game.public_id}/analysis", {"ply": 1}, headers={"HX-Request": "true"})
+    html = answer.content.decode()
+    assert html.startswith('<section id="analysis"')
+    assert (
+        '<section id="moves" class="moves" aria-labelledby="moves-title" hx-swap-oob="true">'
+        in html
+    )
+    assert 'data-mistake="3" data-best="B7" data-judgement="blunder"' in html
+    assert f"{OPENING[2]} lost 40%: B7 was best" in html
+    assert 'data-review-side="dark"' in html and 'data-blunders="1"' in html
+    # Before any move can be judged, the panel comes alone.
+    Analysis.objects.all().delete()
+    alone = client.get(f"/g/{game.public_id}/analysis", {"ply": 1}, headers={"HX-Request": "true"})
+    assert 'id="moves"' not in alone.content.decode()
 
 
 def test_a_friend_game_in_play_is_not_analysed():

@@ -10,6 +10,7 @@ an engine ``Position`` with the same code, given what the viewer may do.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
@@ -20,6 +21,7 @@ from game.fragments import Fragments, drawn_by
 from game.grid import SQUARES, Color, Outcome
 from game.maerstanas.engine import ENDS, Position, Score
 from game.maerstanas.notation import Move, Stone, move_of, parse_move
+from game.review import Judgement
 
 # Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
 STONE_NAMES = {Stone.STONE: "stone", Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}
@@ -276,11 +278,15 @@ class MoveItem(NamedTuple):
     text: str  # the record's notation: a thunder move with its removals
     is_pass: bool
     current: bool  # the moment shown while looking back
+    judged: Judgement | None = None  # the review's mark, once the game is analysed
 
 
-def move_list(position: Position, current: int | None = None) -> Fragments:
+def move_list(
+    position: Position, current: int | None = None, marks: Mapping[int, Judgement] | None = None
+) -> Fragments:
     """The moves that led to ``position``, numbered from the ply its history starts at;
-    ``current`` marks the moment looked back at, if any.
+    ``current`` marks the moment looked back at, if any, and ``marks`` the moves the
+    review judged (``game.review``), by ply.
 
     The newest is marked by the list's style while the game goes on, not here: each
     item then looks the same in every game that has it, and is drawn once.
@@ -294,6 +300,7 @@ def move_list(position: Position, current: int | None = None) -> Fragments:
             text=played.text,
             is_pass=played.move.is_pass,
             current=ply == current,
+            judged=marks.get(ply) if marks else None,
         )
         for ply, played in enumerate(history, start=first)
     )

@@ -12,13 +12,24 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 
 from game import computer, limits, play, records, seats
 from game.forms import ContinueForm
 from game.kinds import GamePosition
+from game.models import Game
 from game.options import OptionError
-from game.pages import analysis_allowed, analysis_panel, game_record, game_urls, position_keys
+from game.pages import (
+    AnalysisPanel,
+    analysis_allowed,
+    analysis_panel,
+    game_page,
+    game_record,
+    game_urls,
+    position_keys,
+)
 from game.registry import DEFAULT
+from game.trying import LineError, line_url, play_line, split_line, try_page
 from game.views.common import (
     HtmxHttpRequest,
     SeeOther,
@@ -70,7 +81,7 @@ def analyse(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         else:
             computer.request_analysis(game.game_kind, [keys[ply]])
     if request.htmx:
-        return render(request, "game/_analysis.html", {"analysis": analysis_panel(game, ply)})
+        return _panel(request, game, ply, analysis_panel(game, ply))
     url = game_urls(game.public_id).page
     return SeeOther(url if ply == game.ply else f"{url}?ply={ply}")
 
@@ -80,10 +91,19 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     """The analysis panel of a moment (``?ply=``), asked again while analyses are due."""
     game = game_or_404(game_id)
     ply = moment(request, game)
-    panel = analysis_panel(game, game.ply if ply is None else ply)
+    shown = game.ply if ply is None else ply
+    panel = analysis_panel(game, shown)
     if panel is None:
         raise Http404("a game with a friend is analysed once it is over")
-    return render(request, "game/_analysis.html", {"analysis": panel})
+    return _panel(request, game, shown, panel)
+
+
+def _panel(request: HttpRequest, game: Game, ply: int, panel: AnalysisPanel) -> HttpResponse:
+    """The panel; once it judges the moves, the move list too, marked (out of band)."""
+    page = None
+    if panel.review is not None:
+        page = game_page(request, game, stone="", error="", ply=None if ply == game.ply else ply)
+    return render(request, "game/_analysis_answer.html", {"analysis": panel, "page": page})
 
 
 # Continuing --------------------------------------------------------------------------------
@@ -222,3 +242,63 @@ def import_record(request: HttpRequest) -> HttpResponse:
     # Nobody holds an imported game's seats: it is in this browser's "My games" alone.
     seats.list_game(seats.owner_key(request, create=True), game, [])
     return SeeOther(reverse("game-detail", args=[game.public_id]))
+
+
+# Trying a line -----------------------------------------------------------------------------
+
+# A move is a few characters; a stone's kind a word.
+MAX_MOVE = 40
+MAX_WORD = 20
+
+
+def _line_game(game_id: str) -> Game:
+    game = game_or_404(game_id)
+    if not analysis_allowed(game):
+        raise Http404("lines are tried in a game between people once it is over")
+    return game
+
+
+@vary_on_headers("HX-Request")
+@require_safe
+def try_line(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """A board of its own from a moment of the game (``?ply=``), with the line tried so
+    far (``?line=``) and ``?move=`` tried after it: nothing is saved, so it is a GET.
+    A line that does not follow is a bad request (400); a move the rules refuse is
+    shown on the board."""
+    game = _line_game(game_id)
+    ply = moment(request, game)
+    try:
+        page = try_page(
+            game,
+            game.ply if ply is None else ply,
+            split_line(request.GET.get("line", "")),
+            request.GET.get("move", "")[:MAX_MOVE],
+            request.GET.get("stone", "")[:MAX_WORD],
+        )
+    except LineError as error:
+        return render(request, "error.html", {"message": str(error)}, status=400)
+    template = "game/_try.html" if partial(request) else "game/try.html"
+    response = render(request, template, {"page": page})
+    if partial(request):
+        response["HX-Push-Url"] = page.url  # the line, not the move that made it
+    return response
+
+
+@require_POST
+@limits.limited(limits.THINK, too_many)
+def try_estimate(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Have the strongest level estimate the position a line reaches, then show it."""
+    game = _line_game(game_id)
+    text = request.POST.get("ply", "")
+    if not (text.isascii() and text.isdigit() and len(text) < 6 and int(text) <= game.ply):
+        return render(request, "error.html", {"message": "no such moment"}, status=400)
+    ply, line = int(text), split_line(request.POST.get("line", ""))
+    try:
+        position = play_line(game, ply, line)
+    except LineError as error:
+        return render(request, "error.html", {"message": str(error)}, status=400)
+    if position.outcome() is None:
+        with transaction.atomic():
+            key = computer.analysis_key(game.rules, position.to_text())
+            computer.request_analysis(game.game_kind, [key])
+    return SeeOther(line_url(game, ply, line))

@@ -4,9 +4,10 @@ dark's chances. Engine only, no Django; the site's worker runs it for replays.
 Near the end the solver proves the value (a win, a tie or a loss with perfect play)
 and the line is the proven one. Before that, the search's tree gives both: the line
 follows the most visited replies while they are searched enough to mean something,
-and the chances are the mean result of the playouts through the chosen move, as
-the search values them (a win or loss, with a little weight on the margin), so they
-are an estimate, not a probability measured over games.
+and the chances are the mean result of the playouts through the chosen move and
+the reply expected to it (``_mover_chances``), as the search values them (a win or
+loss, with a little weight on the margin), so they are an estimate, not a
+probability measured over games.
 """
 
 from __future__ import annotations
@@ -65,8 +66,8 @@ def analyse(
         playouts=playouts,
         deadline=None if playouts else deadline,
     )
+    mover_win = _mover_chances(root)
     best = max(root.children, key=lambda child: child.visits)
-    mover_win = best.wins / best.visits
     return Analysis(
         move=best.move,
         line=_line(root),
@@ -74,6 +75,25 @@ def analyse(
         proven=False,
         iterations=iterations,
     )
+
+
+def _mover_chances(root: search.Node) -> float:
+    """The side to move's chances: the mean of the playouts through the chosen move,
+    and of those through the reply expected to it, taken half and half.
+
+    Either alone leans to one side. The playouts through the chosen move begin with
+    the opponent to move, those through the reply with the mover, and the side to
+    move at a playout's start does better than it would in a real game: taken alone,
+    the first made each estimate lean some 9 points towards whoever was to move, so
+    the graph of a quiet game saw-toothed by 15 to 30 points. Half and half, each
+    start counts once, and consecutive estimates agree (``tests/test_analysis.py``).
+    """
+    best = max(root.children, key=lambda child: child.visits)
+    through = best.wins / best.visits
+    if not best.children:
+        return through
+    reply = max(best.children, key=lambda child: child.visits)
+    return (through + 1.0 - reply.wins / reply.visits) / 2
 
 
 def _line(root: search.Node) -> tuple[Move, ...]:
