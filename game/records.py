@@ -178,25 +178,16 @@ def write_record(record: Record) -> str:
         tags.append(("End", record.end))
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
     lines.append("")
-    lines.extend(_numbered(record.moves, record.start.turn))
+    lines.extend(_numbered(record.moves))
     lines.append(str(record.final.score()))
     return "\n".join(lines) + "\n"
 
 
-def _numbered(moves: Sequence[str], first: Color) -> list[str]:
-    """The moves numbered in pairs, dark's then light's; a record that starts with
-    light to move begins ``1. ... E4``."""
-    pending = list(moves)
-    lines = []
-    number = 1
-    if first is Color.LIGHT and pending:
-        lines.append(f"1. ... {pending.pop(0)}")
-        number = 2
-    while pending:
-        pair, pending = pending[:2], pending[2:]
-        lines.append(f"{number}. {' '.join(pair)}")
-        number += 1
-    return lines
+def _numbered(moves: Sequence[str]) -> list[str]:
+    """The moves numbered one by one, as the game's page numbers them (a pass is a
+    move too), two to a line: ``1. D4 2. E4``."""
+    numbered = [f"{number}. {move}" for number, move in enumerate(moves, start=1)]
+    return [" ".join(numbered[index : index + 2]) for index in range(0, len(numbered), 2)]
 
 
 def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAULT) -> Record:
@@ -293,12 +284,10 @@ def _read_moves(kind: GameKind, body: str, start: GamePosition) -> list[str]:
 
 def _which(ply: int, first: Color) -> str:
     """How a message names move ``ply`` of a record whose first move is ``first``'s:
-    "ply 7 (dark's move 4)". Sides alternate, passes included, and the move's number
-    is the one the written record gives it: light's first move is ``1. ... E4``, so
-    dark's next is move 2."""
+    "move 7 (dark's)", numbered as the record and the game's page number moves (sides
+    alternate, passes included)."""
     color = first if ply % 2 else first.opponent
-    number = (ply + 1 + (first is Color.LIGHT)) // 2
-    return f"ply {ply} ({color.value}'s move {number})"
+    return f"move {ply} ({color.value}'s)"
 
 
 def _escape(value: str) -> str:

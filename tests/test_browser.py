@@ -289,6 +289,7 @@ def test_replay_by_keyboard_and_back_to_the_game(site, new_page):
     # The square just played takes the focus once the board settles: leave it after.
     page.wait_for_selector('[data-square="E5"] > :focus')
     page.evaluate("document.activeElement.blur()")
+    page.evaluate("window.samePage = true")  # each step redraws the game's part only
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector('#game[data-ply="3"]')
     assert page.url.endswith(f"/g/{game_id}/?ply=3")
@@ -301,9 +302,15 @@ def test_replay_by_keyboard_and_back_to_the_game(site, new_page):
     assert page.locator("[data-square][data-stone]").count() == 1
     page.click('.moves__item[data-ply="3"] a')
     page.wait_for_selector('#game[data-ply="3"]')
+    page.click("#replay-back")
+    page.wait_for_selector('#game[data-ply="2"]')
+    assert page.evaluate("document.activeElement.id") == "replay-back"  # to step again
     page.keyboard.press("End")
     page.wait_for_url(f"{site.url}/g/{game_id}/")
     page.wait_for_selector('#game[data-ply="4"] button[name=move]')
+    assert page.evaluate("window.samePage") is True
+    page.go_back()  # the steps are in the history
+    page.wait_for_selector('#game[data-ply="2"]')
 
 
 def test_looking_back_a_player_hears_the_friend_s_move(site, new_page):
@@ -362,7 +369,7 @@ def test_a_record_downloaded_imports_and_continues(site, new_page):
     with page.expect_download() as download:
         page.click("[data-record-link]")
     text = download.value.path().read_text()
-    assert f'[Game "{game_id}"]' in text and "1. D4 E4\n2. C3\n" in text
+    assert f'[Game "{game_id}"]' in text and "1. D4 2. E4\n3. C3\n" in text
     page.goto(f"{site.url}/import/")
     page.fill("#record", text)
     page.click("[data-import]")
@@ -865,7 +872,11 @@ def test_every_page_passes_axe(site, new_page, scheme):
     check("a hint shown")
     paths = ["/about/", "/games/", "/import/", "/p/", "/p/?text=nonsense", "/g/nope/"]
     paths += ["/learn/", "/learn/thunder/", "/learn/hinges/?move=A1", "/learn/scoring/?move=B1"]
-    paths += ["/learn/fourth-hinge/?move=E4"]
+    paths += [
+        "/learn/fourth-hinge/?move=E4",
+        "/learn/wraparound/",
+        "/learn/score-and-close/?move=D2",
+    ]
     paths += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
     paths += ["/accounts/guest-name/", "/lobby/", "/watch/", "/notifications/"]
     for path in paths:
@@ -883,6 +894,11 @@ def test_every_page_passes_axe(site, new_page, scheme):
     page.click("[data-analyse-whole]")
     page.wait_for_selector("[data-review]", timeout=30_000)
     check("imported game reviewed")
+    page.click("[data-try-line]")
+    page.wait_for_selector("#try")
+    page.click("#try [data-square] button >> nth=0")
+    page.wait_for_selector('#try:not([data-line=""])')
+    check("a line tried")
     page.goto(f"{site.url}/accounts/signup/")
     page.fill("#id_username", "ab")
     page.click("[data-form=signup] button[type=submit]")
@@ -1254,3 +1270,42 @@ def test_a_line_tried_from_a_moment_leaves_the_game_as_it_was(site, new_page):
     page.wait_for_selector('#game[data-ply="3"]')
     assert page.get_attribute('[data-square="A1"]', "data-stone") is None
     assert page.get_attribute('[data-square="C3"]', "data-stone") == "dark-stone"
+
+
+# Each tone the page starts, by its frequency: the page's own sounds, heard by the test.
+COUNT_TONES = """
+window.tones = [];
+const Context = window.AudioContext;
+window.AudioContext = class extends Context {
+  createOscillator() {
+    const tone = super.createOscillator();
+    const start = tone.start.bind(tone);
+    tone.start = (...when) => { window.tones.push(tone.frequency.value); return start(...when); };
+    return tone;
+  }
+};
+"""
+
+
+def test_moves_click_once_the_player_turns_it_on_and_stones_settle_unless_motion_is_unwelcome(
+    site, new_page
+):
+    page = new_page(bypass_csp=True)
+    page.add_init_script(COUNT_TONES)
+    start_game(page, site)
+    click_move(page, "D4")
+    assert page.evaluate("window.tones") == []  # off unless turned on
+    page.check("[data-signal=moves]")  # a sample of the sound
+    click_move(page, "E4")
+    assert page.evaluate("window.tones") == [320, 320]
+    animation = "getComputedStyle(document.querySelector('.sq--last img')).animationName"
+    assert page.evaluate(animation) == "place"
+    page.reload()  # the choice is kept in this browser
+    assert page.is_checked("[data-signal=moves]")
+    page.uncheck("[data-signal=moves]")
+    click_move(page, "C3")
+    assert page.evaluate("window.tones") == []
+    calm = new_page(reduced_motion="reduce")
+    start_game(calm, site)
+    click_move(calm, "D4")
+    assert calm.evaluate(animation) == "none"

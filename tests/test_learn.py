@@ -11,6 +11,7 @@ from django.utils.html import escape
 
 from game.engine import SQUARES, Color, Position, Stone, parse_move, parse_square
 from game.maerstanas import lessons
+from game.maerstanas.drawing import draw_board
 from game.maerstanas.lessons import BY_SLUG, LESSONS, attempt
 
 pytestmark = pytest.mark.django_db  # the pages' tests; no lesson writes to it
@@ -26,6 +27,10 @@ ANSWERS = {
     "passing-and-the-end": {"A2"},
     "scoring": {"B1"},
     "first-tip": {"A2"},
+    "simple-scoring": {"D4"},
+    "wraparound": {"G4", "A3"},
+    "break-the-pairs": {"T E1"},
+    "score-and-close": {"D2"},
 }
 
 
@@ -33,8 +38,8 @@ def solutions(lesson: lessons.Lesson) -> set[str]:
     return {str(m) for m in lesson.position.legal_moves() if attempt(lesson, str(m)).solved}
 
 
-def test_six_to_eight_lessons_each_with_its_own_address():
-    assert 6 <= len(LESSONS) <= 8
+def test_a_dozen_lessons_at_most_each_with_its_own_address():
+    assert 8 <= len(LESSONS) <= 12
     assert len(BY_SLUG) == len(LESSONS)
     assert set(ANSWERS) == set(BY_SLUG)
 
@@ -167,6 +172,9 @@ def test_after_the_passing_lesson_light_has_passed_and_dark_moves_again():
     assert after.history[-1].move.is_pass and after.turn is Color.DARK
     assert not after.is_over
     assert all(m.stone is Stone.THUNDER for m in after.legal_moves())
+    # The board still marks the stone just played, though a pass came after it.
+    board = draw_board(after)
+    assert [cell.name for cell in board.squares if getattr(cell, "is_last", False)] == ["A2"]
 
 
 def test_the_first_tip_is_not_the_greedy_move():
@@ -300,7 +308,7 @@ def test_the_scoring_lesson_draws_the_scoring_hinges(client: Client):
 
 def test_every_lesson_start_is_a_position_the_rules_accept():
     for lesson in LESSONS:
-        assert Position.from_text(lesson.start).to_text() == lesson.start
+        assert Position.from_text(lesson.start, lesson.rules).to_text() == lesson.start
 
 
 # What a missed task says, word for word ---------------------------------------------------
@@ -352,6 +360,40 @@ def test_every_lesson_start_is_a_position_the_rules_accept():
             "E1 scores 1 point; one square scores 3 points. Remember the edge: a side on it "
             "scores too",
         ),
+        (
+            "simple-scoring",
+            "A1",  # three points with standard scoring: here its edges score nothing
+            "A1 scores 1 point; a square scores 3 points. Only pairs of your own stones "
+            "score: look for three of them around a square",
+        ),
+        (
+            "wraparound",
+            "B4",
+            "B4 scores 1 point; a square scores 2 points. A stone on one edge pairs with the "
+            "stone on the square opposite",
+        ),
+        (
+            "break-the-pairs",
+            "T C5",
+            "Your thunder-stone on C5 cleared 3 stones and cost light 0 points. Look for "
+            "light's pairs: a stone in two pairs is worth more to light than two stones alone",
+        ),
+        (
+            "score-and-close",
+            "E1",
+            "Taking E1 stops light, but scores you only 1 point: close it from nearby",
+        ),
+        (
+            "score-and-close",
+            "E2",
+            "E2 closes E1, but scores you only 0 points: one move closes it and scores two",
+        ),
+        (
+            "score-and-close",
+            "A1",
+            "A1 scores you 2 points, but light can still play E1 and score 3 points there. "
+            "Which stone next to E1 could you bring to three hinges?",
+        ),
     ],
 )
 def test_a_missed_task_says_what_the_move_did(slug, move, message):
@@ -396,3 +438,12 @@ def test_the_best_reply_may_gain_nothing_at_all():
 def test_a_lesson_board_is_written_as_its_rows():
     rows = ("S......", ".......", ".......", ".......", ".......", ".......", "......s")
     assert lessons._rows(*rows) == "S....../......./......./......./......./......./......s"
+
+
+def test_a_variant_s_lesson_is_drawn_and_played_by_its_rules(client: Client):
+    html = client.get("/learn/wraparound/").content.decode()
+    assert "board--wrap" in html and "data-wraparound" in html
+    # G4's east side meets A4 across the join: two pairs, on this board only.
+    solved = client.get("/learn/wraparound/", {"move": "G4"}).content.decode()
+    assert "data-solved" in solved
+    assert "board--wrap" not in client.get("/learn/scoring/").content.decode()

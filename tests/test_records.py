@@ -88,26 +88,26 @@ def test_the_text_of_a_small_game():
         '[Result "dark"]\n'
         '[End "resigned"]\n'
         "\n"
-        "1. D4 E4\n"
-        "2. T E5xE4 A7\n"
-        "3. W A7\n"
+        "1. D4 2. E4\n"
+        "3. T E5xE4 4. A7\n"
+        "5. W A7\n"
         "Dark: 2, Light: 0\n"
     )
 
 
-def test_a_record_starting_with_light_to_move_numbers_from_dark_s_empty_half():
+def test_a_record_numbers_each_move_from_its_start_whoever_moves_first():
     start = Position.from_text("......./......./......./...S.../......./......./....... l TWtw")
     text = write_record(make_record(rules=Rules(), moves=["E4", "A1", "G7"], start=start))
-    assert "1. ... E4\n2. A1 G7\n" in text
+    assert "1. E4 2. A1\n3. G7\n" in text
     assert read_record(text).moves == ("E4", "A1", "G7")
 
 
-def test_a_refusal_numbers_the_moves_as_a_light_first_record_writes_them():
+def test_a_refusal_numbers_the_moves_as_the_record_and_the_page_do():
     start = "......./......./......./...S.../......./......./....... l TWtw"
     text = f'[Position "{start}"]\n1. ... E4 2. A1 A1'
-    with pytest.raises(RecordError, match=r"ply 3 \(light's move 2\): A1 is taken"):
+    with pytest.raises(RecordError, match=r"move 3 \(light's\): A1 is taken"):
         read_record(text)
-    with pytest.raises(RecordError, match=r"ply 2 \(dark's move 2\): E4 is taken"):
+    with pytest.raises(RecordError, match=r"move 2 \(dark's\): E4 is taken"):
         read_record(f'[Position "{start}"]\n1. ... E4 2. E4')
 
 
@@ -159,11 +159,11 @@ def test_unknown_tags_are_kept_in_order():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("D4 E4 Z9", "ply 3 (dark's move 2): 'Z9' is not a move"),
-        ("D4 D4", "ply 2 (light's move 1): D4 is taken"),
-        ("D4 E4 T E5xA1", "ply 3 (dark's move 2): T E5 removes E4, not A1"),
-        ("D4 hello", "ply 2 (light's move 1): 'hello' is not a move"),
-        ("D4 E44", "ply 2 (light's move 1): 'E44' is not a move: squares run A1 to G7"),
+        ("D4 E4 Z9", "move 3 (dark's): 'Z9' is not a move"),
+        ("D4 D4", "move 2 (light's): D4 is taken"),
+        ("D4 E4 T E5xA1", "move 3 (dark's): T E5 removes E4, not A1"),
+        ("D4 hello", "move 2 (light's): 'hello' is not a move"),
+        ("D4 E44", "move 2 (light's): 'E44' is not a move: squares run A1 to G7"),
         ('[Scoring "golf"]\nD4', "the Scoring tag: 'golf' is not standard or simple"),
         ('[Wraparound "maybe"]\nD4', "the Wraparound tag: 'maybe' is neither on nor off"),
         ('[Game "a"]\n[Game "b"]\nD4', "line 2: the tag Game comes twice"),
@@ -186,7 +186,7 @@ def test_unknown_tags_are_kept_in_order():
             "the score line says Dark: 5, Light: 0, but the moves give Dark: 0, Light: 0",
         ),
         # The score line is one line: split, its words are read as moves.
-        ("D4 E4 Dark:\n0, Light: 0", "ply 3 (dark's move 2): 'Dark:' is not a move"),
+        ("D4 E4 Dark:\n0, Light: 0", "move 3 (dark's): 'Dark:' is not a move"),
         ('[Result "dark"]\nD4', "the result says dark, but the game goes on: say how it ended"),
         ('[Result "purple"]\nD4', "result: 'purple' is not dark, light, tie or *"),
         ('[End "purple"]\nD4', "end: 'purple' is not no-moves, resigned, timeout or aborted"),
@@ -202,7 +202,7 @@ def test_unknown_tags_are_kept_in_order():
         ("D4 " * 30000, "a record is at most 64 kB; this text is larger"),
         ("D4 " * (MAX_PLIES + 1), f"a record has at most {MAX_PLIES} moves; this one has more"),
         # As many moves as a record may hold are read, and played.
-        ("D4 " * MAX_PLIES, "ply 2 (light's move 1): D4 is taken"),
+        ("D4 " * MAX_PLIES, "move 2 (light's): D4 is taken"),
     ],
 )
 def test_what_cannot_be_read_is_refused_saying_where_and_why(text, message):
@@ -218,7 +218,7 @@ def test_a_record_may_hold_as_many_bytes_and_moves_as_its_limits_and_no_more():
     with pytest.raises(RecordError) as refused:
         make_record(rules=Rules(), moves=["D4"] * (MAX_PLIES + 1))
     assert str(refused.value) == f"a record has at most {MAX_PLIES} moves; this one has 501"
-    with pytest.raises(RecordError, match=r"^ply 2 \(light's move 1\): D4 is taken$"):
+    with pytest.raises(RecordError, match=r"^move 2 \(light's\): D4 is taken$"):
         make_record(rules=Rules(), moves=["D4"] * MAX_PLIES)
 
 

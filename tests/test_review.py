@@ -406,7 +406,7 @@ def test_a_game_downloads_as_its_record(client):
     assert f'[Game "{game.public_id}"]' in text
     assert f'[Site "http://testserver/g/{game.public_id}/"]' in text
     assert '[Dark "Player"]' in text and '[Result "*"]' in text
-    assert "1. D4 E4\n2. C3 E5\n" in text and text.endswith(f"{game.position().score()}\n")
+    assert "1. D4 2. E4\n3. C3 4. E5\n" in text and text.endswith(f"{game.position().score()}\n")
 
 
 def test_a_computer_game_record_names_the_level_and_the_end(client):
@@ -487,8 +487,8 @@ def test_an_imported_resignation_ends_the_game(client):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"record": "D4 D4"}, "Ply 2 (light&#x27;s move 1): D4 is taken."),
-        ({"record": "D4 hello"}, "Ply 2 (light&#x27;s move 1): &#x27;hello&#x27; is not a move"),
+        ({"record": "D4 D4"}, "Move 2 (light&#x27;s): D4 is taken."),
+        ({"record": "D4 hello"}, "Move 2 (light&#x27;s): &#x27;hello&#x27; is not a move"),
         ({"record": ""}, "Paste a record or a list of moves, or choose a file."),
         ({"record": "D4 " * 30000}, "A record is at most 64 kB"),
         ({"record": "D4", "scoring": "golf"}, "Scoring: &#x27;golf&#x27; is not standard"),

@@ -153,7 +153,11 @@ def draw_board(
         note = f"No square takes a plain stone now: only {names} can be played"
     open_moves = {move.square: move for move in legal if move.stone is kind}
     last = position.last_move
-    last_square = last.square if last is not None and not last.is_pass else None
+    if last is not None and last.is_pass:
+        # The stone placed before a forced pass stays marked: it is what was played.
+        placed = [played.move for played in position.history if not played.move.is_pass]
+        last = placed[-1] if placed else None
+    last_square = last.square if last is not None else None
     cleared = set(position.last_removed)
     hint_square = hint.square if hint is not None else None
     board = position.board()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game.grid import Color, MoveError, parse_square
-from game.maerstanas.engine import Position
+from game.maerstanas.engine import Position, Rules
 from game.maerstanas.notation import PASS, Move, Stone, parse_move
 
 # What a check says of a move that is legal but not the answer; None when it is.
@@ -33,10 +33,11 @@ class Lesson:
     praise: str  # said when the task is done
     stone: Stone = Stone.STONE  # the kind of stone chosen when the lesson opens
     hinges: bool = False  # draw each stone's scoring hinges
+    rules: Rules = Rules()  # a variant's lesson plays by its rules
 
     @property
     def position(self) -> Position:
-        return Position.from_text(self.start)
+        return Position.from_text(self.start, self.rules)
 
     def attempt(self, text: str) -> Attempt:
         """Try the move written ``text`` on this lesson's board (``attempt``)."""
@@ -252,6 +253,62 @@ def _mind_the_reply(before: Position, after: Position, move: Move) -> str | None
     )
 
 
+def _most_pairs(where: str) -> Check:
+    """The check of a task to score the most points by a plain stone, on a board where
+    only pairs score (simple scoring, wraparound); ``where`` says where to look."""
+
+    def check(before: Position, after: Position, move: Move) -> str | None:
+        best = max(
+            gain(before, before.play(m), Color.DARK)
+            for m in before.legal_moves()
+            if m.stone is Stone.STONE
+        )
+        got = gain(before, after, Color.DARK)
+        if got == best:
+            return None
+        return f"{move} scores {points(got)}; a square scores {points(best)}. {where}"
+
+    return check
+
+
+def _breaks_most(before: Position, after: Position, move: Move) -> str | None:
+    if needs := _needs(Stone.THUNDER, move):
+        return needs
+    least = min(
+        after_thunder.score().light
+        for after_thunder in (before.play(m) for m in before.legal_moves())
+        if after_thunder.last_move is not None and after_thunder.last_move.stone is Stone.THUNDER
+    )
+    cost = -gain(before, after, Color.LIGHT)
+    if after.score().light == least:
+        return None
+    cleared = len(after.last_removed)
+    return (
+        f"Your thunder-stone on {move.square} cleared {cleared} stone"
+        f"{'' if cleared == 1 else 's'} and cost light {points(cost)}. Look for light's "
+        "pairs: a stone in two pairs is worth more to light than two stones alone"
+    )
+
+
+def _scores_and_closes(before: Position, after: Position, move: Move) -> str | None:
+    got = gain(before, after, Color.DARK)
+    # E1 is closed once light may not play it (taken, or a fourth hinge).
+    closed = not after.is_legal("E1")  # pragma: no mutate (squares are read in either case)
+    if closed and got >= 2:
+        return None
+    if move.square == parse_square("E1"):
+        return f"Taking E1 stops light, but scores you only {points(got)}: close it from nearby"
+    if closed:
+        return (
+            f"{move} closes E1, but scores you only {points(got)}: "
+            "one move closes it and scores two"
+        )
+    return (
+        f"{move} scores you {points(got)}, but light can still play E1 and score 3 points "
+        "there. Which stone next to E1 could you bring to three hinges?"
+    )
+
+
 def _rows(*rows: str) -> str:
     """The board part of a position text, written as seven rows for the eye."""
     return "/".join(rows)
@@ -400,6 +457,87 @@ LESSONS: tuple[Lesson, ...] = (
         praise=(
             "A2 scores two points and closes B1, where light would have scored three: "
             "A1 now has three hinges."
+        ),
+        hinges=True,
+    ),
+    Lesson(
+        slug="simple-scoring",
+        title="Simple scoring",
+        text=(
+            "A game may be played with simple scoring, chosen when it starts: only the "
+            "hinges between two of your own stones score. The edge of the board still "
+            "hinges, and still closes squares, but scores nothing.",
+            "So the corners and edges are worth less, and a square among your own stones more.",
+        ),
+        task="With simple scoring, place the stone that scores the most points.",
+        start=_rows(".S.....", ".......", "...S...", "..S.S..", ".......", ".......", "s.....s")
+        + " d -",
+        check=_most_pairs(
+            "Only pairs of your own stones score: look for three of them around a square"
+        ),
+        praise=(
+            "D4 makes three pairs: three points. A1, with its two edges, would score three "
+            "with standard scoring; here only its pair with B1 counts."
+        ),
+        hinges=True,
+        rules=Rules(scoring="simple"),
+    ),
+    Lesson(
+        slug="wraparound",
+        title="Wraparound",
+        text=(
+            "In the wraparound variant the board has no edges: each edge joins the one "
+            "opposite. A2's west side meets G2, and B1's north side meets B7. Squares, "
+            "hinges, closed squares and thunder-stones all wrap.",
+            "With no edges to score, only pairs of your own stones do, across the joins too.",
+        ),
+        task="On this wraparound board, place the stone that scores the most points.",
+        start=_rows(".......", "..s....", "......S", "S......", ".......", "....s..", ".......")
+        + " d -",
+        check=_most_pairs("A stone on one edge pairs with the stone on the square opposite"),
+        praise=(
+            "G4 and A3 each make two pairs, one of them across the join: G4's east side meets "
+            "A4, and A3's west side meets G3."
+        ),
+        hinges=True,
+        rules=Rules(wraparound=True),
+    ),
+    Lesson(
+        slug="break-the-pairs",
+        title="Strategy: break the pairs",
+        text=(
+            "A stone on its own, away from the edge, scores nothing. A stone in three "
+            "pairs holds three points.",
+            "So the thunder-stone is worth most where it breaks the most pairs, not where it "
+            "clears the most stones.",
+        ),
+        task="Play your thunder-stone where it costs light the most points.",
+        start=_rows(".......", "...sss.", "....s..", ".......", ".s.s...", "..s....", "S......")
+        + " d T",
+        check=_breaks_most,
+        praise=(
+            "E1 clears a single stone, E2, and light loses all three of its points: E2 was in "
+            "every pair. C5 would clear three stones that scored nothing."
+        ),
+        stone=Stone.THUNDER,
+        hinges=True,
+    ),
+    Lesson(
+        slug="score-and-close",
+        title="Strategy: score and close at once",
+        text=(
+            "Some squares are worth much more to your opponent than to you. Closing one "
+            "(giving it, or a stone next to it, the hinges that forbid it) takes those "
+            "points away.",
+            "The best moves do two things: score for you and close a square for them.",
+        ),
+        task="Light would score three points on E1. Close E1 with a stone that scores you two.",
+        start=_rows("..Ss.s.", "..S....", "...S...", ".......", ".......", ".......", ".......")
+        + " d -",
+        check=_scores_and_closes,
+        praise=(
+            "D2 pairs with C2 and D3, and gives D1 its third hinge: a stone on E1 would now "
+            "be D1's fourth, so E1 is closed to both sides."
         ),
         hinges=True,
     ),

@@ -164,7 +164,7 @@ setInterval(() => {
 }, 1000);
 
 // Replay by keyboard: ← and → step through the moves, Home and End go to the first
-// position and to the game as it is now. The links do it without this.
+// position and to the game as it is now, as the links do.
 const REPLAY_KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "live" };
 document.addEventListener("keydown", (event) => {
   const step = REPLAY_KEYS[event.key];
@@ -175,7 +175,7 @@ document.addEventListener("keydown", (event) => {
   const link = document.querySelector(`[data-replay-step="${step}"]`);
   if (!link) return;
   event.preventDefault();
-  window.location.assign(link.href);
+  link.click(); // htmx redraws the game's part; without it, the link loads the page
 });
 
 // "Your turn" signals. The title follows the game (each redraw brings its own);
@@ -194,20 +194,38 @@ function signalSetting(name) {
   }
 }
 
-function beep() {
+function sound(frequency, seconds, loudness) {
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return;
   const context = new Context();
   const tone = context.createOscillator();
   const volume = context.createGain();
-  tone.frequency.value = 660;
-  volume.gain.setValueAtTime(0.15, context.currentTime);
-  volume.gain.exponentialRampToValueAtTime(0.001, context.currentTime + 0.25);
+  tone.frequency.value = frequency;
+  volume.gain.setValueAtTime(loudness, context.currentTime);
+  volume.gain.exponentialRampToValueAtTime(0.001, context.currentTime + seconds);
   tone.connect(volume).connect(context.destination);
   tone.start();
-  tone.stop(context.currentTime + 0.25);
+  tone.stop(context.currentTime + seconds);
   tone.onended = () => context.close();
 }
+
+function beep() {
+  sound(660, 0.25, 0.15);
+}
+
+// A soft click as a stone is placed (a move made, heard or stepped to), for players
+// who turn it on; it is off unless they do, and the choice is kept in this browser.
+let shownPly = null;
+function clickOnMove() {
+  const game = document.getElementById("game");
+  const ply = game ? game.dataset.ply : null;
+  if (ply != null && shownPly != null && ply !== shownPly && signalSetting("moves")) {
+    sound(320, 0.07, 0.12);
+  }
+  shownPly = ply;
+}
+document.addEventListener("DOMContentLoaded", clickOnMove);
+document.addEventListener("htmx:afterSettle", clickOnMove);
 
 function showTurn() {
   const game = document.getElementById("game");
@@ -246,6 +264,7 @@ document.addEventListener("change", async (event) => {
     // Storage refused (a private window): the choice lasts for this page only.
   }
   if (on && input.dataset.signal === "sound") beep();
+  if (on && input.dataset.signal === "moves") sound(320, 0.07, 0.12);
 });
 
 // The move list keeps its newest move (or the moment looked back at) in sight.
