@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bench import engine, instructions
-from game.engine import Rules
+from game.engine import Position, Rules
 
 
 def test_the_search_figures_count_playouts_and_iterations():
@@ -137,3 +139,14 @@ def test_a_clock_is_read_as_the_lobby_writes_it():
     assert load.clock_text((300, 3)) == "5+3"
     with pytest.raises(argparse.ArgumentTypeError, match="minutes"):
         load.clock_terms("five")
+
+
+def test_the_estimates_benchmark_reads_each_way_from_one_search(capsys):
+    from bench import estimates
+
+    estimates.main(["--games", "1", "--iterations", "60", "--moves", "20"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("1 games, 60 iterations a moment")
+    assert [line.split("change")[0].strip() for line in lines[1:]] == list(estimates.WAYS)
+    through, after, half = estimates.estimates(Position.start(), 200, random.Random(3))
+    assert half == (through + after) / 2 and 0.0 <= through <= 1.0 and 0.0 <= after <= 1.0
