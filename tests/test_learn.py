@@ -363,13 +363,13 @@ def test_every_lesson_start_is_a_position_the_rules_accept():
         (
             "simple-scoring",
             "A1",  # three points with standard scoring: here its edges score nothing
-            "A1 scores 1 point; a square scores 3 points. Only pairs of your own stones "
+            "A1 scores 1 point; one square scores 3 points. Only pairs of your own stones "
             "score: look for three of them around a square",
         ),
         (
             "wraparound",
             "B4",
-            "B4 scores 1 point; a square scores 2 points. A stone on one edge pairs with the "
+            "B4 scores 1 point; one square scores 2 points. A stone on one edge pairs with the "
             "stone on the square opposite",
         ),
         (

@@ -634,6 +634,8 @@ def test_a_friend_game_in_play_is_not_analysed():
     response = client.post(f"/g/{game.public_id}/analyse", {"ply": "0"})
     assert response.status_code == 400
     assert "analysed once it is over" in response.content.decode()
+    huge = client.post(f"/g/{game.public_id}/analyse", {"ply": "9" * 5000})
+    assert huge.status_code == 400 and "is not a moment of this game" in huge.content.decode()
     assert client.get(f"/g/{game.public_id}/analysis", {"ply": 0}).status_code == 404
 
 

@@ -95,6 +95,9 @@ def test_the_position_a_line_reaches_is_estimated_on_request(
     assert re.search(r'data-try-estimate="\d+"', shown) and "every 1s" not in shown
     bad = client.post(f"/g/{game.public_id}/try/estimate", {"ply": "4", "line": "D4"})
     assert bad.status_code == 400
+    # A moment of thousands of digits is no moment, not an error of the server.
+    huge = client.post(f"/g/{game.public_id}/try/estimate", {"ply": "9" * 5000})
+    assert huge.status_code == 400
 
 
 def test_the_analysis_panel_links_the_line_board_of_its_moment(client):

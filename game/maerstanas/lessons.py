@@ -226,21 +226,6 @@ def _light_passes(before: Position, after: Position, move: Move) -> str | None:
     return f"After {move} light still has a square to play: find the stone that closes them all"
 
 
-def _most_points(before: Position, after: Position, move: Move) -> str | None:
-    best = max(
-        gain(before, before.play(m), Color.DARK)
-        for m in before.legal_moves()
-        if m.stone is Stone.STONE
-    )
-    got = gain(before, after, Color.DARK)
-    if got == best:
-        return None
-    return (
-        f"{move} scores {points(got)}; one square scores {points(best)}. "
-        "Remember the edge: a side on it scores too"
-    )
-
-
 def _mind_the_reply(before: Position, after: Position, move: Move) -> str | None:
     best = max(net_after_reply(before, m) for m in before.legal_moves())
     if net_after_reply(before, move) == best:
@@ -253,9 +238,9 @@ def _mind_the_reply(before: Position, after: Position, move: Move) -> str | None
     )
 
 
-def _most_pairs(where: str) -> Check:
-    """The check of a task to score the most points by a plain stone, on a board where
-    only pairs score (simple scoring, wraparound); ``where`` says where to look."""
+def _scores_most(where: str) -> Check:
+    """The check of a task to score the most points with a plain stone; ``where``
+    says where to look, after a move that scores less."""
 
     def check(before: Position, after: Position, move: Move) -> str | None:
         best = max(
@@ -266,9 +251,12 @@ def _most_pairs(where: str) -> Check:
         got = gain(before, after, Color.DARK)
         if got == best:
             return None
-        return f"{move} scores {points(got)}; a square scores {points(best)}. {where}"
+        return f"{move} scores {points(got)}; one square scores {points(best)}. {where}"
 
     return check
+
+
+_most_points = _scores_most("Remember the edge: a side on it scores too")
 
 
 def _breaks_most(before: Position, after: Position, move: Move) -> str | None:
@@ -472,7 +460,7 @@ LESSONS: tuple[Lesson, ...] = (
         task="With simple scoring, place the stone that scores the most points.",
         start=_rows(".S.....", ".......", "...S...", "..S.S..", ".......", ".......", "s.....s")
         + " d -",
-        check=_most_pairs(
+        check=_scores_most(
             "Only pairs of your own stones score: look for three of them around a square"
         ),
         praise=(
@@ -494,7 +482,7 @@ LESSONS: tuple[Lesson, ...] = (
         task="On this wraparound board, place the stone that scores the most points.",
         start=_rows(".......", "..s....", "......S", "S......", ".......", "....s..", ".......")
         + " d -",
-        check=_most_pairs("A stone on one edge pairs with the stone on the square opposite"),
+        check=_scores_most("A stone on one edge pairs with the stone on the square opposite"),
         praise=(
             "G4 and A3 each make two pairs, one of them across the join: G4's east side meets "
             "A4, and A3's west side meets G3."

@@ -136,10 +136,19 @@ def moment(request: HttpRequest, game: Game) -> int | None:
     text = request.GET.get("ply")
     if text is None or text == "":
         return None
-    if not (text.isascii() and text.isdigit() and len(text) < 6) or int(text) > game.ply:
+    found = moment_of(text, game)
+    if found is None:
         moves = "no moves" if game.ply == 0 else f"moves 0 to {game.ply}"
         raise Http404(f"{text[:20]!r} is not a moment of this game: it has {moves}")
-    return int(text)
+    return found
+
+
+def moment_of(text: str, game: Game) -> int | None:
+    """The moment of ``game`` that ``text`` (a ply, as a form sends it) names, or None.
+    Its length is checked first: ``int`` refuses a number of thousands of digits."""
+    if text.isascii() and text.isdigit() and len(text) < 6 and int(text) <= game.ply:
+        return int(text)
+    return None
 
 
 def seen(request: HttpRequest) -> int | None:

@@ -35,6 +35,7 @@ from game.views.common import (
     SeeOther,
     game_or_404,
     moment,
+    moment_of,
     partial,
     refuse,
     to_game,
@@ -62,7 +63,7 @@ def analyse(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Ask for the analysis of a moment (``ply``) or, with ``whole``, of every moment."""
     game = game_or_404(game_id)
     text = request.POST.get("ply", "")
-    if not (text.isascii() and text.isdigit() and int(text) <= game.ply):
+    if moment_of(text, game) is None:
         refusal = play.PlayError(f"{text[:20]!r} is not a moment of this game")
     elif not analysis_allowed(game):
         refusal = play.PlayError("a game with a friend is analysed once it is over")
@@ -289,10 +290,10 @@ def try_line(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def try_estimate(request: HttpRequest, game_id: str) -> HttpResponse:
     """Have the strongest level estimate the position a line reaches, then show it."""
     game = _line_game(game_id)
-    text = request.POST.get("ply", "")
-    if not (text.isascii() and text.isdigit() and len(text) < 6 and int(text) <= game.ply):
+    ply = moment_of(request.POST.get("ply", ""), game)
+    if ply is None:
         return render(request, "error.html", {"message": "no such moment"}, status=400)
-    ply, line = int(text), split_line(request.POST.get("line", ""))
+    line = split_line(request.POST.get("line", ""))
     try:
         position = play_line(game, ply, line)
     except LineError as error:
