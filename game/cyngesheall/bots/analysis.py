@@ -1,0 +1,119 @@
+"""What the strongest level thinks of a position: its move, the line it expects and
+dark's chances. Engine only, no Django; the site's worker runs it for replays.
+
+A win in two moves (``search.forced_win``) or a root the search's solver proves
+gives a proven value (dark's chances 1 or 0). Otherwise the search's tree gives the
+move, the line (the most visited replies, while they are searched enough to mean
+something) and the chances: the mean result of the playouts through the chosen move
+and through the reply expected to it, half and half (``_mover_chances``), so that
+neither side's being to move at the playouts' start leans the estimate. They are an
+estimate, as the search values positions, not a probability measured over games.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from game.cyngesheall.bots import search
+from game.cyngesheall.bots.levels import SOLVER_SHARE
+from game.cyngesheall.engine import Position
+from game.cyngesheall.notation import Move
+from game.grid import Color
+
+__all__ = ["Analysis", "analyse"]
+
+# The longest line shown, and how searched a reply must be to be part of it: a
+# tenth of its parent's visits, and some visits at the least.
+LINE_PLIES = 8
+LINE_SHARE = 0.1
+LINE_VISITS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The strongest level's view of a position."""
+
+    move: Move
+    line: tuple[Move, ...]  # the expected moves, ``move`` first
+    dark_win: float  # dark's chances, 0 to 1 (a draw counts half)
+    proven: bool  # a win or a loss is proven: ``dark_win`` is then 1 or 0
+    iterations: int  # the search's playouts (0 when proven before searching)
+
+
+def analyse(
+    position: Position,
+    seconds: float = 1.0,
+    *,
+    playouts: int | None = None,
+    seed: int | None = None,
+) -> Analysis:
+    """Analyse ``position`` for ``seconds`` (or for ``playouts``, repeatably with a
+    ``seed``). Raises ``ValueError`` when the game is over."""
+    started = time.perf_counter()
+    if not position.legal_moves():
+        raise ValueError("the game is over: there is nothing to analyse")
+    deadline = None if playouts else started + seconds
+    win = search.forced_win(position, None if playouts else started + seconds * SOLVER_SHARE)
+    if win is not None:
+        return _proven(position, win, True)
+    root, iterations = search.search_tree(
+        position, random.Random(seed), playouts=playouts, deadline=deadline
+    )
+    best = search.best_child(root)
+    if best.proven:
+        return _proven(position, best.move, best.proven == search.WON, _line(root), iterations)
+    mover_win = _mover_chances(root, best)
+    return Analysis(
+        move=best.move,
+        line=_line(root),
+        dark_win=mover_win if position.turn is Color.DARK else 1.0 - mover_win,
+        proven=False,
+        iterations=iterations,
+    )
+
+
+def _mover_chances(root: search.Node, best: search.Node) -> float:
+    """The side to move's chances: the mean of the playouts through the chosen move,
+    and of those through the reply expected to it, taken half and half."""
+    if not best.visits:
+        return 0.5
+    through = best.wins / best.visits
+    replies = [child for child in best.children if child.visits]
+    if not replies:
+        return through
+    reply = max(replies, key=lambda child: child.visits)
+    return (through + 1.0 - reply.wins / reply.visits) / 2
+
+
+def _line(root: search.Node) -> tuple[Move, ...]:
+    """The moves the search expects from the root down: a proven win where there is
+    one, else the most visited move, while they are searched enough."""
+    line = []
+    node = root
+    while node.children and len(line) < LINE_PLIES:
+        child = search.best_child(node)
+        if line and not child.proven and child.visits < max(LINE_VISITS, LINE_SHARE * node.visits):
+            break
+        line.append(child.move)
+        node = child
+    return tuple(line)
+
+
+def _proven(
+    position: Position,
+    move: Move,
+    won: bool,
+    line: tuple[Move, ...] = (),
+    iterations: int = 0,
+) -> Analysis:
+    """The analysis of a position whose win (or loss) for the side to move is proven."""
+    mover = 1.0 if won else 0.0
+    return Analysis(
+        move=move,
+        line=line if line and line[0] is move else (move,),
+        dark_win=mover if position.turn is Color.DARK else 1.0 - mover,
+        proven=True,
+        iterations=iterations,
+    )
