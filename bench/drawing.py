@@ -19,7 +19,8 @@ def main() -> None:
     django.setup()
     from game import fragments
     from game.engine import Position
-    from game.maerstanas.drawing import draw_board, move_list
+    from game.maerstanas.drawing import draw_board
+    from game.moves import move_list
 
     rng = random.Random(1)
     position = Position.start()

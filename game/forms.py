@@ -11,7 +11,7 @@ from django import forms
 from game.kinds import GameKind
 from game.models import Game
 from game.options import Choice, OnOff, OptionError, Options
-from game.registry import DEFAULT
+from game.registry import DEFAULT, kind_choices
 
 
 class OnOffInput(forms.CheckboxInput):
@@ -122,14 +122,23 @@ class NewGameForm(SeatsForm):
     """A new game: who plays it and its kind's options; a friend game between two
     accounts may be ``rated``."""
 
-    field_order = ["mode", "color", "level"]
+    field_order = ["game", "mode", "color", "level"]
     rated = forms.BooleanField(required=False, label="Rated")
+    game = _choice("game", kind_choices(), initial=DEFAULT.name, required=False)
 
     def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
+        data = args[0] if args else None
+        weakest = DEFAULT.players.levels[0].id
+        if data is not None and kind is not DEFAULT and data.get("level") == weakest:
+            # The page's one group of levels starts on Mǽrstánas's weakest: another
+            # game chosen with that level untouched is played against its own weakest.
+            data = data.copy()
+            data["level"] = kind.players.levels[0].id
+            args = (data, *args[1:])
         super().__init__(*args, kind=kind, **kwargs)
         for option in kind.rules.OPTIONS:
             self.fields[option.name] = _option_field(option)
-        self.order_fields(["mode", *(option.name for option in kind.rules.OPTIONS)])
+        self.order_fields(["game", "mode", *(option.name for option in kind.rules.OPTIONS)])
 
     def rules(self) -> Options:
         """The options chosen, read by the kind's codec."""

@@ -78,7 +78,8 @@ COLORS = (Color.DARK, Color.LIGHT)
 
 class Outcome(NamedTuple):
     """How a game ended by its rules, as ``Position.outcome()`` says (python-chess's
-    ``Outcome``): ``result`` is ``"dark"``, ``"light"`` or ``"tie"``; ``reason`` is
+    ``Outcome``): ``result`` is ``"dark"``, ``"light"``, ``"tie"`` (Mǽrstánas) or ``"draw"``
+    (Cyngesheall); ``reason`` is
     the game's own name for the end (``"no-moves"`` in Mǽrstánas)."""
 
     result: str

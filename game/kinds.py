@@ -100,8 +100,9 @@ class Drawing:
     """How a kind's positions are shown: the values its templates draw, and pictures.
 
     ``draw_board(position, mover, choice, hint, hinges)`` gives the board (``mover``
-    the side the viewer may move for, ``choice`` what they chose to place, ``hint`` a
-    move to mark); ``describe(position, outcome, seated, waiting)`` the status bar;
+    the side the viewer may move for, ``choice`` what they chose before moving, read
+    from the query field ``choice_field``, ``hint`` a move to mark);
+    ``describe(position, outcome, seated, waiting)`` the status bar;
     ``move_list(position, current)`` the moves; ``announcement(position, status)``
     what a screen reader says; ``picture(position, caption)`` a PNG;
     ``editor(text, rules, page)`` the position page's editor, or None.
@@ -115,6 +116,11 @@ class Drawing:
     editor: Callable[..., Any]
     board_template: str  # the partial that draws ``draw_board``'s value
     why: Callable[[Outcome], str]  # why a game ended, in words
+    legend_template: str  # the partial under the board: what its marks mean
+    # The query field of the viewer's choice before a move (Mǽrstánas's stone to place,
+    # ``?stone=thunder``; a tafl game's piece picked, ``?from=B6``), and its default.
+    choice_field: str
+    choice_default: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +150,12 @@ class GameKind:
     # The rating a game of these options counts in: options players would expect to
     # rate apart (Mǽrstánas's wraparound board) name a family of their own.
     rating_family: Callable[[Any], str]
+    # The rules look back at earlier positions (Cyngesheall's threefold repetition): a
+    # move is then played on the position replayed from the record, never on one read
+    # from the cached text, which knows nothing of them.
+    remembers: bool = False
+    # The line that ends a record (``final_line``), when it is not the score.
+    score_line: Callable[[Any], str] | None = None
 
     def replay(self, start: GamePosition, moves: Iterable[Any]) -> GamePosition:
         """``start`` with ``moves`` played in turn. Raises ``MoveError``'s kinds, saying
@@ -155,6 +167,13 @@ class GameKind:
             except MoveError as exc:
                 raise type(exc)(f"move {number}: {exc}") from exc
         return position
+
+    def final_line(self, position: GamePosition) -> str:
+        """The line that ends a record of a game at ``position``: the kind's own
+        (``score_line``) or the score (``Dark: 42, Light: 39``)."""
+        if self.score_line is not None:
+            return self.score_line(position)
+        return str(position.score())
 
     def is_start(self, position: GamePosition) -> bool:
         """True when ``position`` is the empty board of its rules."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -23,7 +23,7 @@ from game import hooks
 from game.grid import Color
 from game.kinds import GameKind, GamePosition
 from game.options import Options
-from game.registry import KINDS, find_kind
+from game.registry import KINDS, find_kind, stored_rules
 
 
 def new_public_id() -> str:
@@ -166,14 +166,9 @@ def _update_sql(alias: str, fields: tuple[str, ...]) -> str:
 def status_choices() -> list[tuple[str, str]]:
     """Where a game may be: waiting, in play, or one of the ways it ended, those of
     every kind's rules included."""
-    ends = {end: words for kind in KINDS.values() for end, words in kind.ends.items()}
+    # An end two kinds share keeps the first kind's words.
+    ends = {end: words for kind in reversed(KINDS.values()) for end, words in kind.ends.items()}
     return [*Game.Status.choices, *ends.items()]
-
-
-@lru_cache(maxsize=256)
-def _rules(kind: str, options: tuple[tuple[str, object], ...]) -> Options:
-    """The options value of a kind from its stored mapping, made once per distinct one."""
-    return find_kind(kind).rules.from_mapping(dict(options), typed=True)
 
 
 class Game(models.Model):
@@ -220,6 +215,8 @@ class Game(models.Model):
         DARK = "dark", "Dark wins"
         LIGHT = "light", "Light wins"
         TIE = "tie", "Tie"
+        # Cyngesheall's: repetition or 60 plies without a capture.
+        DRAW = "draw", "Draw"
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=16, default="maerstanas", help_text="game.registry's name")
@@ -289,7 +286,7 @@ class Game(models.Model):
                 condition=Q(status__in=["waiting", "active", "aborted"], result="")
                 | (
                     ~Q(status__in=["waiting", "active", "aborted"])
-                    & Q(result__in=["dark", "light", "tie"])
+                    & Q(result__in=["dark", "light", "tie", "draw"])
                 ),
                 name="result_when_ended",
             ),
@@ -316,7 +313,7 @@ class Game(models.Model):
     @property
     def rules(self) -> Options:
         """The options value of this game's kind (Mǽrstánas's ``Rules``)."""
-        return _rules(self.kind, tuple(sorted(self.options.items())))
+        return stored_rules(self.kind, tuple(sorted(self.options.items())))
 
     @rules.setter
     def rules(self, rules: Options) -> None:
@@ -483,9 +480,10 @@ class Game(models.Model):
 
         It is the start with the recorded moves played, so it knows the moves that
         led to it; ``history=False`` reads the current position from the cached
-        text instead, which is quicker and knows none (tests check the two agree).
+        text instead, which is quicker and knows none (tests check the two agree),
+        unless the kind's rules look back at earlier positions (``GameKind.remembers``).
         """
-        if ply is None and not history:
+        if ply is None and not history and not self.game_kind.remembers:
             return self.game_kind.from_text(self.position_text, self.rules)
         record = self.cached_record()
         key = (self.start_text, self.kind, self.rules, self.record_text, ply)

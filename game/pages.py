@@ -242,14 +242,15 @@ def game_page(
     request: HttpRequest,
     game: Game,
     *,
-    stone: str,
+    choice: str,
     error: str,
     ply: int | None = None,
     seen: int | None = None,
 ) -> GamePage:
     """The game as ``request``'s browser sees it: its seats decide what it may do;
-    ``?hinges=on`` draws the hinges each stone scores by. ``stone`` is the stone the
-    viewer chose to place; "" when they chose none, so a hint's stone is chosen.
+    ``?hinges=on`` draws the hinges each stone scores by. ``choice`` is what the
+    viewer chose before moving (the stone to place, the piece to move); "" when they
+    chose nothing, so the hint's is chosen.
 
     ``ply`` shows an earlier moment of the game, to look back at; ``seen`` is the
     game's ply when the player began to, so the page can say what was played since.
@@ -293,7 +294,7 @@ def game_page(
     return GamePage(
         game=game,
         kind=kind,
-        board=drawing.draw_board(position, mover, stone, hint or None, hinges=hinges),
+        board=drawing.draw_board(position, mover, choice, hint or None, hinges=hinges),
         status=status,
         announce=news or drawing.announcement(position, status),
         moves=drawing.move_list(current, replay.ply if replay.reviewing else None, marks),

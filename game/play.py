@@ -474,7 +474,7 @@ def _play(game: Game, tokens: Tokens, text: str, expected_ply: int | str | None,
     # the replay here, under the row lock.
     # history=None reads the cached text as well: it is only tested for truth.
     cached = game.position(history=False)  # pragma: no mutate
-    _record(game, cached.play(text))
+    _record(game, cached, cached.play(text))
 
 
 def computer_move(public_id: str, ply: int, text: str, seen: str = "") -> Game | None:
@@ -494,19 +494,19 @@ def computer_move(public_id: str, ply: int, text: str, seen: str = "") -> Game |
         if seen and seen != game.position_text:
             return None
         cached = game.position(history=False)  # pragma: no mutate (as in make_move)
-        _record(game, cached.play(text))
+        _record(game, cached, cached.play(text))
     return game
 
 
-def _record(game: Game, position: GamePosition) -> None:
-    """Log the moves from the game's cached position to ``position``, plus those
+def _record(game: Game, before: GamePosition, position: GamePosition) -> None:
+    """Log the moves from the game's position ``before`` to ``position``, plus those
     nobody chooses (an automatic pass), and save the change: under the game's row lock.
 
-    ``position`` was set up from the cached text, which has no history, so its
-    ``history`` holds just the moves played now.
+    The moves played now are the last of ``position``'s history: all of it when
+    ``before`` was read from the cached text, which has none.
     """
     position = game.game_kind.settle(position)
-    played = position.history
+    played = position.history[len(position.history) - (position.ply - before.ply) :]
     now = clocks.now()
     charged = clocks.charge(game, now)
     changed = [*charged, *game.cache_position(position, [move.text for move in played])]

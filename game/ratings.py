@@ -13,7 +13,12 @@ from __future__ import annotations
 
 START = 1000.0
 K = 32.0
-SCORES = {"dark": (1.0, 0.0), "light": (0.0, 1.0), "tie": (0.5, 0.5)}
+SCORES = {
+    "dark": (1.0, 0.0),
+    "light": (0.0, 1.0),
+    "tie": (0.5, 0.5),
+    "draw": (0.5, 0.5),
+}
 
 
 def expected(player: float, opponent: float) -> float:
@@ -30,7 +35,7 @@ def elo(dark: float, light: float, result: str) -> tuple[float, float]:
     try:
         dark_score, light_score = SCORES[result]
     except KeyError:
-        raise ValueError(f"{result!r} is not a result: dark, light or tie") from None
+        raise ValueError(f"{result!r} is not a result: dark, light, tie or draw") from None
     return (
         dark + K * (dark_score - expected(dark, light)),
         light + K * (light_score - expected(light, dark)),

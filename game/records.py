@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from game.grid import Color, InvalidPositionError, MoveError
 from game.kinds import GameKind, GamePosition
 from game.options import OptionError, Options
-from game.registry import DEFAULT, kind_of
+from game.registry import DEFAULT, find_kind, kind_of
 
 __all__ = [
     "MAX_BYTES",
@@ -54,15 +54,17 @@ __all__ = [
 MAX_BYTES = 64 * 1024
 MAX_PLIES = 500
 
-RESULTS = ("dark", "light", "tie")
+RESULTS = ("dark", "light", "tie", "draw")
 RESIGNED = "resigned"
 # Ends outside the rules: a resignation or a timeout has a winner; an abort none.
 TIMEOUT = "timeout"
 ABORTED = "aborted"
 WON_OUTSIDE_RULES = (RESIGNED, TIMEOUT)
 _HOW = {RESIGNED: "by resignation", TIMEOUT: "by timeout", ABORTED: "by an abort"}
-# Tags the reader makes from the start and the end, after the options' own.
-GAME_TAGS = ("Position", "Result", "End")
+# Tags the reader makes from the kind, the start and the end, after the options' own:
+# ``Variant`` names a game other than Mǽrstánas (``game.registry``), and the reader
+# reads the record as that game's.
+GAME_TAGS = ("Variant", "Position", "Result", "End")
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 # The score line, matched against the record's last line with its runs of white space
@@ -70,6 +72,10 @@ _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 # match is linear in the line. (Over the whole text, with a "\s*" each side of an
 # optional ":", it backtracked in cubic time: 7 s of CPU on 2.4 kB.)
 _SCORE_LINE = re.compile(r"dark ?:? ?(\d+) ?[,;]? ?light ?:? ?(\d+) ?\.?\Z", re.IGNORECASE)
+# A result line, which ends a record of a game whose rules end it by a result, not a
+# score (Cyngesheall's "Dark wins: king captured"): the kind writes it
+# (``GameKind.final_line``), and the reader checks it against the moves.
+_RESULT_LINE = re.compile(r"(?:dark wins|light wins|draw) ?:[^\n]*\Z", re.IGNORECASE)
 
 
 class RecordError(ValueError):
@@ -139,7 +145,7 @@ def make_record(
 def _ending(kind: GameKind, position: GamePosition, result: str, end: str) -> tuple[str, str]:
     """The result and end a record's last position allows, or ``RecordError``."""
     if result not in ("", *RESULTS):
-        raise RecordError(f"result: {result!r} is not dark, light, tie or *")
+        raise RecordError(f"result: {result!r} is not dark, light, tie, draw or *")
     ends = (*kind.ends, *WON_OUTSIDE_RULES, ABORTED)
     if end not in ("", *ends):
         raise RecordError(f"end: {end!r} is not {', '.join(ends[:-1])} or {ends[-1]}")
@@ -170,7 +176,9 @@ def _ending(kind: GameKind, position: GamePosition, result: str, end: str) -> tu
 
 def write_record(record: Record) -> str:
     """The record as text: its tags, its moves numbered in pairs, its score line."""
-    tags = [*record.tags, *record.rules.to_tags()]
+    kind = record.kind
+    variant = [("Variant", kind.name)] if kind is not DEFAULT else []
+    tags = [*record.tags, *variant, *record.rules.to_tags()]
     if not record.kind.is_start(record.start):
         tags.append(("Position", record.start.to_text()))
     tags.append(("Result", record.result or "*"))
@@ -179,7 +187,7 @@ def write_record(record: Record) -> str:
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
     lines.append("")
     lines.extend(_numbered(record.moves))
-    lines.append(str(record.final.score()))
+    lines.append(kind.final_line(record.final))
     return "\n".join(lines) + "\n"
 
 
@@ -194,17 +202,25 @@ def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAUL
     """The record ``text`` holds: a header and moves, or moves alone, of a game of
     ``kind`` (of ``rules``' kind when they are given).
 
-    ``rules`` are the options of a record whose header does not name them. Raises
+    ``rules`` are the options of a record whose header does not name them. A
+    ``Variant`` tag names the game, whatever ``kind`` or ``rules`` say. Raises
     ``RecordError`` saying where and why for anything that cannot be read.
     """
-    if rules is not None:
-        kind = kind_of(rules)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise RecordError(f"a record is at most {MAX_BYTES // 1024} kB; this text is larger")
     # A regular expression reads \x0b and \x0B as the same character.
     if re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text):  # pragma: no mutate
         raise RecordError("this is not a record: it holds characters that are not text")
     tags, body = _read_tags(text)
+    if rules is not None:
+        kind = kind_of(rules)
+    if "Variant" in tags:
+        try:
+            named = find_kind(tags["Variant"].strip().lower())
+        except KeyError as error:
+            raise RecordError(f"the Variant tag: {error.args[0]}") from None
+        if named is not kind:  # the options given are another game's: the tag decides
+            kind, rules = named, None
     try:
         rules = kind.rules.from_tags(tags, rules)
     except OptionError as error:
@@ -215,6 +231,7 @@ def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAUL
             start = kind.from_text(tags["Position"], rules)
         except InvalidPositionError as error:
             raise RecordError(f"the Position tag: {error}") from None
+    body, said = _result_line(body)
     body, score = _score_line(body)
     moves = _read_moves(kind, body, start)
     result = tags.get("Result", "*").strip().lower()
@@ -226,6 +243,10 @@ def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAUL
         end=tags.get("End", "").strip().lower(),
         tags=tags.items(),
     )
+    if said is not None and said.lower() != kind.final_line(record.final).lower():
+        raise RecordError(
+            f"the record ends {said!r}, but the moves give {kind.final_line(record.final)!r}"
+        )
     if score is not None and score != tuple(record.final.score()):
         raise RecordError(
             f"the score line says Dark: {score[0]}, Light: {score[1]}, "
@@ -266,6 +287,15 @@ def _score_line(body: str) -> tuple[str, tuple[int, int] | None]:
     if found is None:
         return body, None
     return f"{before}\n{flat[: found.start()]}", (int(found[1]), int(found[2]))
+
+
+def _result_line(body: str) -> tuple[str, str | None]:
+    """The moves without the result line at their end, and that line ("Draw: …")."""
+    before, _, last = body.rstrip().rpartition("\n")
+    flat = " ".join(last.split())
+    if _RESULT_LINE.match(flat) is None:
+        return body, None
+    return before, flat
 
 
 def _read_moves(kind: GameKind, body: str, start: GamePosition) -> list[str]:

@@ -4,12 +4,16 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from game.cyngesheall.site import KIND as CYNGESHEALL
 from game.kinds import GameKind
 from game.maerstanas.site import KIND as MAERSTANAS
+from game.options import Options
 
-__all__ = ["DEFAULT", "KINDS", "find_kind", "kind_choices", "kind_of"]
+__all__ = ["DEFAULT", "KINDS", "find_kind", "kind_choices", "kind_named", "kind_of", "stored_rules"]
 
-KINDS: dict[str, GameKind] = {kind.name: kind for kind in (MAERSTANAS,)}
+KINDS: dict[str, GameKind] = {kind.name: kind for kind in (MAERSTANAS, CYNGESHEALL)}
 DEFAULT = MAERSTANAS
 
 
@@ -21,9 +25,22 @@ def find_kind(name: str) -> GameKind:
         raise KeyError(f"{name!r} is not a game here: choose {' or '.join(KINDS)}") from None
 
 
+def kind_named(name: object) -> GameKind:
+    """The kind a form's ``game`` names, or the default one for none or a name that is
+    no game here (the form's own ``game`` field refuses that, saying why)."""
+    return KINDS.get(name, DEFAULT) if isinstance(name, str) and name else DEFAULT
+
+
 def kind_choices() -> list[tuple[str, str]]:
     """The kinds as a field's choices: (name, title)."""
     return [(kind.name, kind.title) for kind in KINDS.values()]
+
+
+@lru_cache(maxsize=256)
+def stored_rules(kind: str, options: tuple[tuple[str, object], ...]) -> Options:
+    """The options value of a kind from its stored mapping (``Game.options``'s items,
+    sorted), made once per distinct one."""
+    return find_kind(kind).rules.from_mapping(dict(options), typed=True)
 
 
 def kind_of(rules: object) -> GameKind:

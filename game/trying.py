@@ -111,17 +111,22 @@ def try_page(game: Game, ply: int, line: list[str], move: str, stone: str) -> Tr
             chosen.append(str(played.move))
         steps.append(Step(number, played.color.value, played.text, line_url(game, ply, chosen)))
     key = analysis_key(game.rules, position.to_text())
+    url = line_url(game, ply, line)
     return TryPage(
         game=game,
         ply=ply,
         line=tuple(line),
         steps=tuple(steps),
         board=kind.drawing.draw_board(
-            position, None if outcome else position.turn, stone or "stone", target="#try"
+            position,
+            None if outcome else position.turn,
+            stone or kind.drawing.choice_default,
+            target="#try",
+            here=f"{url}&",
         ),
         status=kind.drawing.describe(position, outcome, frozenset()),
         position_text=position.to_text(),
-        url=line_url(game, ply, line),
+        url=url,
         start_url=line_url(game, ply, []),
         undo_url=line_url(game, ply, line[:-1]) if line else "",
         game_url=f"{reverse('game-detail', args=[game.public_id])}?ply={ply}",

@@ -12,6 +12,7 @@ urlpatterns = [
     path("g/<game:game_id>/live", games.stream, name="game-live"),
     path("", site.home, name="home"),
     path("about/", site.about, name="about"),
+    path("about/<slug:name>/", site.about_kind, name="about-kind"),
     path("docs/<str:name>.md", site.doc, name="doc"),
     path("healthz", site.healthz, name="healthz"),
     path("g/<game:game_id>/", games.detail, name="game-detail"),

@@ -12,7 +12,7 @@ from game.forms import _choice, _option_field
 from game.kinds import GameKind
 from game.models import Game
 from game.options import Options
-from game.registry import DEFAULT
+from game.registry import DEFAULT, kind_choices
 
 
 class ChallengeForm(forms.Form):
@@ -56,6 +56,8 @@ class ChallengeForm(forms.Form):
     )
     rating_min = forms.IntegerField(min_value=0, max_value=4000, required=False, label="From")
     rating_max = forms.IntegerField(min_value=0, max_value=4000, required=False, label="To")
+
+    game = _choice("game", kind_choices(), initial=DEFAULT.name, required=False)
 
     def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)

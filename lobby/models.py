@@ -15,7 +15,7 @@ from django.utils.crypto import salted_hmac
 from game import clocks
 from game.models import Game
 from game.options import Options
-from game.registry import find_kind
+from game.registry import DEFAULT, find_kind
 
 
 def owner_mark(owner: str) -> str:
@@ -120,8 +120,11 @@ class Challenge(models.Model):
 
     @property
     def rules_text(self) -> str:
-        """The rules in a few words: "Special stones on · Standard scoring"."""
-        return getattr(self.rules, "summary", "")
+        """The game and its rules in a few words: "Special stones on · Standard scoring";
+        another game than Mǽrstánas is named first ("Cyngesheall · Standard rules")."""
+        kind = find_kind(self.kind)
+        summary = getattr(self.rules, "summary", "")
+        return summary if kind is DEFAULT else f"{kind.title} · {summary}"
 
     @property
     def time_control(self) -> str:

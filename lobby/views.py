@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import limits, play, seats
+from game.registry import kind_named
 from game.views.common import (
     SeeOther,
     admit_stream,
@@ -106,7 +107,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby (GET); post a challenge to it (POST), then back to it."""
     if request.method != "POST":
         return _lobby(request, ChallengeForm())
-    return _post(request, ChallengeForm(request.POST), to_user=None)
+    form = ChallengeForm(request.POST, kind=kind_named(request.POST.get("game")))
+    return _post(request, form, to_user=None)
 
 
 def _post(request: HttpRequest, form: ChallengeForm, to_user) -> HttpResponse:
@@ -201,7 +203,7 @@ def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
     player = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
     if player is None:
         raise Http404("there is no such player")
-    form = ChallengeForm(request.POST or None)
+    form = ChallengeForm(request.POST or None, kind=kind_named(request.POST.get("game")))
     if request.method == "POST":
         return _post(request, form, to_user=player)
     return render(request, "lobby/challenge_player.html", {"form": form, "player": player})

@@ -55,7 +55,7 @@ def rate(game: Game, outcome: Outcome) -> list[RatingChange]:
         )
         rating.value = new[color]
         rating.games += 1
-        if outcome.result == "tie":
+        if outcome.result in ("tie", "draw"):
             rating.ties += 1
         elif outcome.result == color:
             rating.wins += 1

@@ -8,7 +8,8 @@ from django.template import engines
 from game import fragments
 from game.engine import Color, Position, Rules, Stone
 from game.grid import Outcome
-from game.maerstanas.drawing import Choice, announcement, describe, draw_board, move_list, why
+from game.maerstanas.drawing import Choice, announcement, describe, draw_board, why
+from game.moves import move_list
 from tests.support.diagrams import CHECKERBOARD, board
 
 pytestmark = pytest.mark.usefixtures("settings")  # static URLs without a collected manifest
@@ -266,8 +267,8 @@ def test_a_game_waiting_for_its_second_player_says_so_to_each_viewer():
 def test_each_side_s_special_stones_are_named_under_it():
     position = Position.replay(Rules(), ["T D4", "E5", "W E5", "T C3"])
     status = describe(position, None, EVERYONE)
-    assert (status.dark_hand, status.light_hand) == ("no special stones", "Woden")
+    assert (status.dark_hand, status.light_hand) == ("holds no special stones", "holds Woden")
     fresh = describe(Position.start(), None, EVERYONE)
-    assert fresh.dark_hand == fresh.light_hand == "thunder and Woden"
+    assert fresh.dark_hand == fresh.light_hand == "holds thunder and Woden"
     plain = describe(Position.start(Rules(special_stones=False)), None, EVERYONE)
     assert plain.dark_hand == plain.light_hand == ""

@@ -24,7 +24,7 @@ def bound(**fields: str) -> NewGameForm:
 def test_the_fields_come_in_the_pages_order_who_plays_first_then_the_rules():
     form = NewGameForm()
     options = [option.name for option in DEFAULT.rules.OPTIONS]
-    assert list(form.fields) == ["mode", *options, "color", "rated", "level"]
+    assert list(form.fields) == ["game", "mode", *options, "color", "rated", "level"]
     assert options == ["special_stones", "scoring", "wraparound"]
 
 
@@ -32,6 +32,7 @@ def test_each_field_starts_as_a_new_game_does():
     form = NewGameForm()
     initial = {name: form[name].initial for name in form.fields}
     assert initial == {
+        "game": "maerstanas",
         "mode": "hotseat",
         "special_stones": True,
         "scoring": "standard",
@@ -91,5 +92,11 @@ def test_the_home_page_checks_each_fields_starting_value(client):
     page = client.get("/").content.decode()
     checked = re.findall(r'<input[^>]*name="(\w+)"[^>]*value="(\w+)"[^>]*checked', page)
     assert sorted(checked) == sorted(
-        [("mode", "hotseat"), ("scoring", "standard"), ("color", "dark"), ("level", "cild")]
+        [
+            ("game", "maerstanas"),
+            ("mode", "hotseat"),
+            ("scoring", "standard"),
+            ("color", "dark"),
+            ("level", "cild"),
+        ]
     )

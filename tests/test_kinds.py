@@ -14,7 +14,7 @@ from game.engine import Outcome, Position, Rules
 from game.kinds import GameKind, Players
 from game.maerstanas import bots
 from game.options import OptionError
-from game.registry import DEFAULT, KINDS, find_kind, kind_choices, kind_of
+from game.registry import DEFAULT, KINDS, find_kind, kind_choices, kind_named, kind_of
 from tests.support.exact import RULE_SETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,20 +24,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_registry_names_each_kind_once_and_mærstánas_first():
-    assert list(KINDS) == ["maerstanas"]
+    assert list(KINDS) == ["maerstanas", "cyngesheall"]
     assert DEFAULT is KINDS["maerstanas"] and isinstance(DEFAULT, GameKind)
     assert find_kind("maerstanas") is DEFAULT
-    assert kind_choices() == [("maerstanas", "Mǽrstánas")]
+    assert find_kind("cyngesheall").title == "Cyngesheall"
+    assert kind_choices() == [("maerstanas", "Mǽrstánas"), ("cyngesheall", "Cyngesheall")]
     for name in ("chess", "", "MAERSTANAS", None):
-        with pytest.raises(KeyError, match="is not a game here: choose maerstanas"):
+        with pytest.raises(KeyError, match="is not a game here: choose maerstanas or cyngesheall"):
             find_kind(name)
+    assert kind_named("cyngesheall") is KINDS["cyngesheall"]
+    assert kind_named("chess") is kind_named(None) is kind_named(3) is DEFAULT
 
 
 def test_a_name_that_is_no_game_is_told_every_kind_there_is(monkeypatch):
     monkeypatch.setitem(KINDS, "other", dataclasses.replace(DEFAULT, name="other"))
     with pytest.raises(KeyError) as refused:
         find_kind("chess")
-    assert refused.value.args[0] == "'chess' is not a game here: choose maerstanas or other"
+    said = "'chess' is not a game here: choose maerstanas or cyngesheall or other"
+    assert refused.value.args[0] == said
 
 
 def test_a_kind_is_found_by_its_options():

@@ -115,7 +115,7 @@ def test_a_computer_game_with_your_move_played_offers_to_take_it_at_once():
 
 def test_a_game_in_play_offers_to_analyse_the_moment_and_shows_no_news_or_current_move():
     game, tokens = played("hotseat")
-    page = game_page(request_for(game, tokens), game, stone="stone", error="")
+    page = game_page(request_for(game, tokens), game, choice="stone", error="")
     # Offered without stepping back, and nothing read: the board is redrawn each move.
     assert page.analysis.in_play and page.analysis.ply == 4
     assert (page.analysis.current, page.analysis.graph, page.analysis.review) == (None, "", None)
@@ -126,7 +126,7 @@ def test_a_game_in_play_offers_to_analyse_the_moment_and_shows_no_news_or_curren
 
 def test_looking_back_marks_the_moment_in_the_move_list():
     game, tokens = played("hotseat")
-    page = game_page(request_for(game, tokens), game, stone="stone", error="", ply=2, seen=4)
+    page = game_page(request_for(game, tokens), game, choice="stone", error="", ply=2, seen=4)
     assert [item.current for item in page.moves] == [False, True, False, False]
     assert page.analysis is not None and page.analysis.ply == 2
     assert (page.seen, page.news) == (4, "")
@@ -134,7 +134,7 @@ def test_looking_back_marks_the_moment_in_the_move_list():
 
 def test_an_imported_game_shows_its_analysis_at_every_moment():
     game = play.import_game(Rules(), Position.start(), OPENING[:2])
-    page = game_page(request_for(game), game, stone="stone", error="")
+    page = game_page(request_for(game), game, choice="stone", error="")
     assert page.analysis is not None and page.analysis.ply == 2
 
 
@@ -142,10 +142,10 @@ def test_looking_back_the_player_hears_of_a_pass_played_since():
     start = board(CHECKERBOARD, hand="t")  # dark must pass: it does so at once
     game, tokens = play.create_game("hotseat", Rules(), start=start)
     assert game.cached_record() == ["Pass"]
-    page = game_page(request_for(game, tokens), game, stone="stone", error="", ply=0, seen=0)
+    page = game_page(request_for(game, tokens), game, choice="stone", error="", ply=0, seen=0)
     assert page.news == "Dark passed." and page.announce == "Dark passed."
     assert page.seen == 0
-    later = game_page(request_for(game, tokens), game, stone="stone", error="", ply=0, seen=9)
+    later = game_page(request_for(game, tokens), game, choice="stone", error="", ply=0, seen=9)
     assert later.news == "" and later.seen == 1  # a moment past now is now
 
 
@@ -168,7 +168,7 @@ def test_analysis_is_never_offered_for_a_game_between_people_or_a_rated_game_in_
     assert not analysis_allowed(game)
     friend, _, _ = friends()
     assert not analysis_allowed(friend)
-    assert game_page(request_for(friend), friend, stone="stone", error="").analysis is None
+    assert game_page(request_for(friend), friend, choice="stone", error="").analysis is None
     game.status = Game.Status.RESIGNED
     game.result = "light"
     assert analysis_allowed(game)
@@ -178,7 +178,7 @@ def test_the_game_page_marks_the_moves_the_review_judged():
     game, tokens = played("hotseat", moves=[*OPENING, "A1"])
     game = play.resign(game.public_id, tokens)  # over: the review is shown at the end
     analysed(game, 2, 3, best="B7")  # dark's chances 90%, then 10%: C3 lost 80
-    page = game_page(request_for(game, tokens), game, stone="stone", error="")
+    page = game_page(request_for(game, tokens), game, choice="stone", error="")
     marked = [(item.ply, item.judged and item.judged.kind) for item in page.moves]
     assert marked == [(1, None), (2, None), (3, "blunder"), (4, None), (5, None)]
     assert page.moves[2].judged.text == "C3 lost 80%: B7 was best"

@@ -41,9 +41,9 @@ def test_the_expected_score_of_equals_is_a_half_and_of_400_points_more_ten_eleve
     assert expected(1000, 1400) == pytest.approx(1 / 11)
 
 
-@pytest.mark.parametrize("result", ["", "draw", "Dark", None])
+@pytest.mark.parametrize("result", ["", "drawn", "Dark", None])
 def test_an_unknown_result_is_refused(result):
-    with pytest.raises(ValueError, match="is not a result: dark, light or tie"):
+    with pytest.raises(ValueError, match="is not a result: dark, light, tie or draw"):
         elo(1000, 1000, result)
 
 
@@ -57,3 +57,8 @@ def test_points_are_only_passed_between_the_two_and_never_more_than_k(dark, ligh
     assert abs(new_dark - dark) < 32
     winner_gained = {"dark": new_dark >= dark, "light": new_light >= light, "tie": True}
     assert winner_gained[result]
+
+
+def test_a_draw_scores_as_a_tie_does():
+    assert elo(1200, 1000, "draw") == elo(1200, 1000, "tie")
+    assert elo(1000, 1000, "draw") == (1000, 1000)

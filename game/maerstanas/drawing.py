@@ -10,7 +10,6 @@ an engine ``Position`` with the same code, given what the viewer may do.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
@@ -21,7 +20,7 @@ from game.fragments import Fragments, drawn_by
 from game.grid import SQUARES, Color, Outcome
 from game.maerstanas.engine import ENDS, Position, Score
 from game.maerstanas.notation import Move, Stone, move_of, parse_move
-from game.review import Judgement
+from game.moves import ended_outside_rules
 
 # Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
 STONE_NAMES = {Stone.STONE: "stone", Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}
@@ -103,6 +102,11 @@ class Board:
         return self.mover is not None
 
     @property
+    def kept(self) -> str:
+        """The query that keeps the stone chosen when the page is redrawn."""
+        return f"stone={self.stone}"
+
+    @property
     def stone_name(self) -> str:
         return STONE_NAMES[self.stone]
 
@@ -120,6 +124,7 @@ def draw_board(
     hinges: bool = False,
     target: str = "#game",
     held_only: bool = False,
+    here: str = "?",  # noqa: ARG001 (the stone links are the templates' to make)
 ) -> Board:
     """The board of ``position`` for a viewer who may place ``mover``'s next stone.
 
@@ -266,62 +271,12 @@ def _choices(
     return tuple(choices)
 
 
-# The move list ------------------------------------------------------------------------------
-
-
-@drawn_by("game/_move.html", "move")
-class MoveItem(NamedTuple):
-    """One move of the list (a named tuple: a game's every move is made for each page).
-
-    Each links to the game's moment after it (``?ply=``, relative to the page, so an
-    item looks the same in every game that has it, and is drawn once).
-    """
-
-    ply: int
-    color: str
-    text: str  # the record's notation: a thunder move with its removals
-    is_pass: bool
-    current: bool  # the moment shown while looking back
-    judged: Judgement | None = None  # the review's mark, once the game is analysed
-
-
-def move_list(
-    position: Position, current: int | None = None, marks: Mapping[int, Judgement] | None = None
-) -> Fragments:
-    """The moves that led to ``position``, numbered from the ply its history starts at;
-    ``current`` marks the moment looked back at, if any, and ``marks`` the moves the
-    review judged (``game.review``), by ply.
-
-    The newest is marked by the list's style while the game goes on, not here: each
-    item then looks the same in every game that has it, and is drawn once.
-    """
-    history = position.history
-    first = position.ply - len(history) + 1
-    return Fragments(
-        MoveItem(
-            ply=ply,
-            color=played.color.value,
-            text=played.text,
-            is_pass=played.move.is_pass,
-            current=ply == current,
-            judged=marks.get(ply) if marks else None,
-        )
-        for ply, played in enumerate(history, start=first)
-    )
-
-
 # The status: scores, whose turn, the result ---------------------------------------------------
 
 
 def why(outcome: Outcome) -> str:
     """Why a game ended, in words: "Light resigned", "Neither side can move"."""
-    if outcome.reason == "resigned":
-        return f"{Color(outcome.result).opponent.value.capitalize()} resigned"
-    if outcome.reason == "timeout":
-        return f"{Color(outcome.result).opponent.value.capitalize()} ran out of time"
-    if outcome.reason == "aborted":
-        return "Aborted before both sides moved"
-    return ENDS[outcome.reason]
+    return ended_outside_rules(outcome) or ENDS[outcome.reason]
 
 
 @drawn_by("game/_status.html", "status")
@@ -334,7 +289,7 @@ class Status:
     outcome: Outcome | None
     headline: str
     your_color: str  # the viewer's side when they hold exactly one seat, else ""
-    dark_hand: str = ""  # the special stones dark still holds, in words ("" for none)
+    dark_hand: str = ""  # the special stones dark still holds, in words ("" for none rules)
     light_hand: str = ""
 
     @property
@@ -407,7 +362,7 @@ def _hand(position: Position, color: Color) -> str:
     if not position.rules.special_stones:
         return ""
     held = [name for k, name in HAND_NAMES.items() if position.has_special(color, k)]
-    return " and ".join(held) if held else "no special stones"
+    return "holds " + (" and ".join(held) if held else "no special stones")
 
 
 def announcement(position: Position, status: Status) -> str:

@@ -120,7 +120,7 @@ def _board(
     for index in range(8):
         draw.line((left + index * cell, top, left + index * cell, top + 7 * cell), BOARD_LINE, line)
         draw.line((left, top + index * cell, left + 7 * cell, top + index * cell), BOARD_LINE, line)
-    font = _font(max(8, cell // 3))
+    font = load_font(max(8, cell // 3))
     for index in range(7):
         draw.text(
             (left + index * cell + cell // 2, top - cell // 5), COLUMNS[index], MUTED, font, "ms"
@@ -136,7 +136,7 @@ def _board(
             stone = _stone_sprite(cell, *board[square])
             image.paste(stone, corner, stone)
         if square in cleared:
-            ring = _ring_sprite(cell, line)
+            ring = ring_sprite(cell, line)
             image.paste(ring, corner, ring)
     if last is not None and last.square is not None:
         x, y = place.centre(last.square)
@@ -149,11 +149,11 @@ def _board(
 @lru_cache(maxsize=64)
 def _stone_sprite(cell: int, color: Color, kind: Stone) -> Image.Image:
     """A stone, ``cell`` pixels square, drawn large and scaled down, to paste."""
-    return _sprite(cell, lambda draw, big: _stone(draw, big // 2, big // 2, big, color, kind))
+    return sprite(cell, lambda draw, big: draw_stone(draw, big // 2, big // 2, big, color, kind))
 
 
 @lru_cache(maxsize=16)
-def _ring_sprite(cell: int, line: int) -> Image.Image:
+def ring_sprite(cell: int, line: int) -> Image.Image:
     """The ring on a square the last thunder-stone cleared, to paste."""
 
     def ring(draw: ImageDraw.ImageDraw, big: int) -> None:
@@ -162,17 +162,17 @@ def _ring_sprite(cell: int, line: int) -> Image.Image:
         box = (middle - radius, middle - radius, middle + radius, middle + radius)
         draw.ellipse(box, outline=CLEARED, width=width)
 
-    return _sprite(cell, ring)
+    return sprite(cell, ring)
 
 
-def _sprite(cell: int, paint) -> Image.Image:  # noqa: ANN001
+def sprite(cell: int, paint) -> Image.Image:  # noqa: ANN001
     big = cell * SUPERSAMPLE
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     paint(ImageDraw.Draw(image), big)
     return image.resize((cell, cell), Image.Resampling.LANCZOS)
 
 
-def _stone(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, color: Color, kind: Stone):
+def draw_stone(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, color: Color, kind: Stone):
     """A stone as the site's pictures draw it: a disc shaded towards its upper left,
     with its rune for a special stone."""
     rim, shadow, body, shine = STONE_COLOURS[color]
@@ -209,14 +209,14 @@ def _text(draw: ImageDraw.ImageDraw, place: Layout, position: Position, caption:
         return
     y = place.top
     size = min(place.cell // 1.4, room / 7)
-    title = _font(int(size), serif=True)
+    title = load_font(int(size), serif=True)
     draw.text((x, y), "Mǽrstánas", INK, title)
     y += int(size * 1.6)
-    body = _font(int(size * 0.6))
+    body = load_font(int(size * 0.6))
     score = position.score()
     for color, points in ((Color.DARK, score.dark), (Color.LIGHT, score.light)):
         radius = int(size * 0.3)
-        _stone(draw, x + radius, y + radius, int(radius / 0.38), color, Stone.STONE)
+        draw_stone(draw, x + radius, y + radius, int(radius / 0.38), color, Stone.STONE)
         draw.text(
             (x + 3 * radius, y + radius), f"{color.value.capitalize()}  {points}", INK, body, "lm"
         )
@@ -230,15 +230,15 @@ def _text(draw: ImageDraw.ImageDraw, place: Layout, position: Position, caption:
         status = f"{position.turn.value.capitalize()} to move"
     draw.text((x, y), status, ACCENT, body)
     y += int(size * 0.9)
-    small = _font(int(size * 0.45))
-    for line in _wrap(caption, small, room):
+    small = load_font(int(size * 0.45))
+    for line in wrap(caption, small, room):
         draw.text((x, y), line, MUTED, small)
         y += int(size * 0.6)
     if position.rules.wraparound:
         draw.text((x, y), "Wraparound board", MUTED, small)
 
 
-def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+def wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
     """``text`` in lines no wider than ``width``."""
     lines: list[str] = []
     for word in text.split():
@@ -255,6 +255,6 @@ FONTS = Path(__file__).parent.parent / "fonts"
 
 
 @lru_cache(maxsize=32)
-def _font(size: int, serif: bool = False) -> ImageFont.FreeTypeFont:
+def load_font(size: int, serif: bool = False) -> ImageFont.FreeTypeFont:
     name = "DejaVuSerif.ttf" if serif else "DejaVuSans.ttf"
     return ImageFont.truetype(FONTS / name, max(6, size))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from game.kinds import Drawing, GameKind, Players
 from game.maerstanas import bots, lessons
-from game.maerstanas.drawing import announcement, describe, draw_board, move_list, why
+from game.maerstanas.drawing import announcement, describe, draw_board, why
 from game.maerstanas.editor import editor
 from game.maerstanas.engine import ENDS, Position, Rules
 from game.maerstanas.notation import PASS, split_moves
 from game.maerstanas.pictures import board_png
+from game.moves import move_list
 
 
 def rating_family(rules: Rules) -> str:
@@ -44,6 +45,9 @@ KIND = GameKind(
         editor=editor,
         board_template="game/_board.html",
         why=why,
+        legend_template="game/_legend.html",
+        choice_field="stone",
+        choice_default="stone",
     ),
     rules_doc="RULES.md",
     rating_family=rating_family,

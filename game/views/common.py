@@ -12,7 +12,7 @@ words, a redirect back to it with them as a message.
 from __future__ import annotations
 
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 
 from django.contrib import messages
 from django.http import (
@@ -37,6 +37,8 @@ from game.pages import game_page
 REFRESH_SECONDS = {"computer": 1, "hint": 1, "analysis": 1, "move": 2, "rematch": 2}
 # A finished friend game's page asks this often whether a rematch was offered.
 REMATCH_POLL_SECONDS = 3
+# A choice before a move is a word or a square: anything longer is cut before it is read.
+MAX_CHOICE = 20
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -61,6 +63,13 @@ def to_game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     return SeeOther(url)
 
 
+def choice_of(data: Mapping[str, str], game: Game, *, default: bool = False) -> str:
+    """What the viewer chose before moving, read from the query or form field the game's
+    kind names (``?stone=thunder``, ``?from=B6``); ``default``: the kind's when none is."""
+    drawing = game.game_kind.drawing
+    return data.get(drawing.choice_field, drawing.choice_default if default else "")[:MAX_CHOICE]
+
+
 def partial(request: HtmxHttpRequest) -> bool:
     """True for an htmx request that redraws part of a page. Going back in history to a
     page htmx pushed asks for the page again (``HX-History-Restore-Request``): the
@@ -78,7 +87,7 @@ def render_game(
     request: HtmxHttpRequest,
     game: Game,
     *,
-    stone: str = "stone",  # pragma: no mutate (an unknown kind falls back to a stone)
+    choice: str = "",  # pragma: no mutate (no choice: the kind's default)
     error: str = "",
     full: bool | None = None,
     status: int = 200,
@@ -89,7 +98,7 @@ def render_game(
     earlier moment of it. A game whose side to move has run out of time is shown ended
     (``play.in_time``): the end was due, whoever sees it first."""
     game = play.in_time(game)
-    page = game_page(request, game, stone=stone, error=error, ply=ply, seen=seen)
+    page = game_page(request, game, choice=choice, error=error, ply=ply, seen=seen)
     context = {
         "page": page,
         "refresh_seconds": REFRESH_SECONDS.get(page.awaited, 0),

@@ -21,6 +21,7 @@ from game.models import Game
 from game.views.common import (
     HtmxHttpRequest,
     admit_stream,
+    choice_of,
     game_or_404,
     moment,
     no_stream_here,
@@ -41,16 +42,16 @@ from game.views.common import (
 @require_safe
 @vary_on_headers("HX-Request")
 def detail(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """The game page (or its live part for htmx); ``?stone=`` picks the stone to place
-    (without it, a hint's stone is picked), ``?ply=N`` shows the game after its first N
-    moves."""
+    """The game page (or its live part for htmx); the kind's choice field picks what to
+    play (``?stone=thunder``, ``?from=B6``; without it, a hint's), and ``?ply=N`` shows
+    the game after its first N moves."""
     game = game_or_404(game_id)
     try:
         ply = moment(request, game)
     except Http404 as missing:
         return render(request, "error.html", {"message": str(missing), "game": game}, status=404)
     return render_game(
-        request, game, stone=request.GET.get("stone", ""), ply=ply, seen=seen(request)
+        request, game, choice=choice_of(request.GET, game), ply=ply, seen=seen(request)
     )
 
 
@@ -58,7 +59,6 @@ def detail(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Play the posted move for the side to move; a refusal is shown and changes nothing."""
     tokens = seats.tokens_for(request, game_id)
-    stone = request.POST.get("stone", "stone")
     try:
         game = play.make_move(
             game_id,
@@ -73,8 +73,9 @@ def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return refuse(request, game_or_404(game_id), exc)
     except (MoveError, play.PlayError) as exc:
         game = game_or_404(game_id)
-        if partial(request):  # the stone chosen stays chosen, to try another square
-            return render_game(request, game, stone=stone, error=str(exc))
+        if partial(request):  # the choice made stays made, to try another square
+            choice = choice_of(request.POST, game, default=True)
+            return render_game(request, game, choice=choice, error=str(exc))
         messages.error(request, str(exc))
         return to_game(request, game)
     if request.htmx:
@@ -102,7 +103,7 @@ def poll(request: HtmxHttpRequest, game_id: str, revision: int) -> HttpResponse:
     return render_game(
         request,
         game,
-        stone="" if awaited_hint else request.GET.get("stone", ""),
+        choice="" if awaited_hint else choice_of(request.GET, game),
         full=False,
         ply=ply,
         seen=seen(request),

@@ -7,8 +7,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from game.kinds import GameKind
 from game.pages import lesson_page
-from game.registry import DEFAULT
+from game.registry import DEFAULT, KINDS
 from game.views.common import HtmxHttpRequest, partial, refusal_status
 
 # A move is a few characters; the rest of a longer text is not read.
@@ -17,8 +18,9 @@ MAX_MOVE = 40
 
 @require_safe
 def learn(request: HttpRequest) -> HttpResponse:
-    """The lessons, in order."""
-    return render(request, "learn/index.html", {"lessons": DEFAULT.lessons})
+    """The lessons, in order: Mǽrstánas's, then each other game's."""
+    others = [(kind, kind.lessons) for kind in KINDS.values() if kind is not DEFAULT]
+    return render(request, "learn/index.html", {"lessons": DEFAULT.lessons, "others": others})
 
 
 @vary_on_headers("HX-Request")
@@ -30,13 +32,17 @@ def lesson(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     Text that is not a move at all is a bad request (400); a move the rules refuse is
     shown on the board (200).
     """
-    kind = DEFAULT
-    slugs = [found.slug for found in kind.lessons]
-    if slug not in slugs:
+    kind = next((kind for kind in KINDS.values() if slug in _slugs(kind)), None)
+    if kind is None:
         raise Http404("there is no such lesson")
     text = request.GET.get("move", "")[:MAX_MOVE]
-    page = lesson_page(kind, slugs.index(slug), text, request.GET.get("stone", ""))
+    choice = request.GET.get(kind.drawing.choice_field, "")[:MAX_MOVE]
+    page = lesson_page(kind, _slugs(kind).index(slug), text, choice)
     template = "learn/_lesson.html" if partial(request) else "learn/lesson.html"
     status = 400 if page.tried is not None and page.tried.unreadable else 200
     context = {"page": page, "count": len(kind.lessons)}
     return render(request, template, context, status=refusal_status(request, status))
+
+
+def _slugs(kind: GameKind) -> list[str]:
+    return [found.slug for found in kind.lessons]

@@ -15,7 +15,7 @@ from game.forms import ContinueForm
 from game.grid import InvalidPositionError
 from game.kinds import GameKind, GamePosition
 from game.options import OptionError, Options
-from game.registry import DEFAULT
+from game.registry import DEFAULT, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
 from game.views.review import POSITION_IMAGE_SECONDS, png
 
@@ -33,11 +33,16 @@ def read(kind: GameKind, text: str, rules: Options) -> tuple[GamePosition | None
         return None, str(error)
 
 
+def _game(kind: GameKind) -> dict[str, str]:
+    """The query naming the game, which Mǽrstánas's positions go without."""
+    return {} if kind is DEFAULT else {"game": kind.name}
+
+
 @require_safe
 def position_page(request: HttpRequest) -> HttpResponse:
     """Any position given by its text (``?text=``), with the editor that changes it: the
     palette's choice (``paint``) is put on ``square`` first, or refused, saying why."""
-    kind = DEFAULT
+    kind = kind_named(request.GET.get("game"))
     page = reverse("position")
     empty = kind.start(kind.rules()).to_text()
     text = request.GET.get("text", "").strip()[:MAX_TEXT] or empty
@@ -58,7 +63,7 @@ def position_page(request: HttpRequest) -> HttpResponse:
         "rules": rules,
         "error": error or refusal,
         "editor": editor or kind.drawing.editor(empty, rules, page, paint=paint),
-        "query": urlencode({"text": text, **rules.to_query()}),
+        "query": urlencode({**_game(kind), "text": text, **rules.to_query()}),
     }
     if found is not None:
         outcome = found.outcome()
@@ -72,7 +77,7 @@ def position_page(request: HttpRequest) -> HttpResponse:
 @limits.limited(limits.CREATE, too_many)
 def position_continue(request: HtmxHttpRequest) -> HttpResponse:
     """Start a game from a position, hot-seat or against the computer."""
-    kind = DEFAULT
+    kind = kind_named(request.POST.get("game"))
     form = ContinueForm(request.POST, kind=kind)
     try:
         rules = kind.rules.from_mapping(request.POST)
@@ -96,7 +101,7 @@ def position_continue(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def position_image(request: HttpRequest) -> HttpResponse:
     """The picture of the position given by its text."""
-    kind = DEFAULT
+    kind = kind_named(request.GET.get("game"))
     try:
         rules = kind.rules.from_mapping(request.GET)
     except OptionError as error:

@@ -28,7 +28,7 @@ from game.pages import (
     game_urls,
     position_keys,
 )
-from game.registry import DEFAULT
+from game.registry import kind_named
 from game.trying import LineError, line_url, play_line, split_line, try_page
 from game.views.common import (
     HtmxHttpRequest,
@@ -103,7 +103,7 @@ def _panel(request: HttpRequest, game: Game, ply: int, panel: AnalysisPanel) -> 
     """The panel; once it judges the moves, the move list too, marked (out of band)."""
     page = None
     if panel.review is not None:
-        page = game_page(request, game, stone="", error="", ply=None if ply == game.ply else ply)
+        page = game_page(request, game, choice="", error="", ply=None if ply == game.ply else ply)
     return render(request, "game/_analysis_answer.html", {"analysis": panel, "page": page})
 
 
@@ -216,7 +216,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
         return render(request, "game/import.html", context)
     text = request.POST.get("record", "")
     upload = request.FILES.get("file")
-    kind = DEFAULT
+    kind = kind_named(request.POST.get("game"))
     try:
         rules = kind.rules.from_mapping(request.POST)
         if upload is not None and upload.size:
@@ -274,7 +274,7 @@ def try_line(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             game.ply if ply is None else ply,
             split_line(request.GET.get("line", "")),
             request.GET.get("move", "")[:MAX_MOVE],
-            request.GET.get("stone", "")[:MAX_WORD],
+            request.GET.get(game.game_kind.drawing.choice_field, "")[:MAX_WORD],
         )
     except LineError as error:
         return render(request, "error.html", {"message": str(error)}, status=400)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import limits, play, seats
 from game.forms import NewGameForm
 from game.pages import arena_ratings, my_game_lines
-from game.registry import DEFAULT, KINDS
+from game.registry import DEFAULT, KINDS, find_kind, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
 from notifications import turns
 
@@ -21,7 +21,7 @@ from notifications import turns
 @limits.limited(limits.CREATE, too_many)
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The welcome page; its form starts a game and redirects to it."""
-    form = NewGameForm(request.POST or None, kind=DEFAULT)
+    form = NewGameForm(request.POST or None, kind=kind_named(request.POST.get("game")))
     if request.method == "POST":
         user = request.user if request.user.is_authenticated else None
         if form.is_valid() and form.cleaned_data["rated"]:
@@ -47,7 +47,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _home_context(form: NewGameForm) -> dict[str, object]:
-    return {"form": form, "levels": form.kind.players.levels}
+    others = [kind for kind in KINDS.values() if kind is not DEFAULT]
+    return {"form": form, "levels": DEFAULT.players.levels, "others": others}
 
 
 @never_cache  # a browser's own list
@@ -77,6 +78,20 @@ def about(request: HttpRequest) -> HttpResponse:
         for number, level in enumerate(DEFAULT.players.levels, start=1)
     ]
     return render(request, "about.html", {"levels": levels})
+
+
+@require_safe
+def about_kind(request: HttpRequest, name: str) -> HttpResponse:
+    """Another game's About page (``/about/cyngesheall/``): its rules in our words."""
+    try:
+        kind = find_kind(name)
+    except KeyError:
+        raise Http404("there is no such game") from None
+    if kind is DEFAULT:
+        return redirect("about")
+    # No arena has rated these levels yet: the ladder is shown without ratings.
+    levels = [(number, level, None) for number, level in enumerate(kind.players.levels, 1)]
+    return render(request, f"{kind.name}/about.html", {"kind": kind, "levels": levels})
 
 
 # The project's own documents, served as the text they are: the About page links them.

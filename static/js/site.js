@@ -286,14 +286,16 @@ document.addEventListener("htmx:afterSettle", () => requestAnimationFrame(showLa
 const MOVES = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
 
 function squareTargets() {
-  return Array.from(document.querySelectorAll("#board [data-square] > button, #board [data-square] > .sq__body"));
+  return Array.from(
+    document.querySelectorAll("#board [data-square] > button, #board [data-square] > .sq__pick, #board [data-square] > .sq__body"),
+  );
 }
 
 function rovingBoard() {
   const targets = squareTargets();
   if (!targets.length) return;
   const focused = targets.find((target) => target === document.activeElement);
-  const open = targets.find((target) => target.tagName === "BUTTON");
+  const open = targets.find((target) => target.tagName === "BUTTON") || targets.find((target) => target.tagName === "A");
   const current = focused || targets.find((t) => t.id === window.maerstanasSquare) || open || targets[24];
   targets.forEach((target) => target.setAttribute("tabindex", target === current ? "0" : "-1"));
 }
@@ -322,7 +324,21 @@ document.addEventListener("keydown", (event) => {
     }
     return;
   }
-  if ((event.key === "Enter" || event.key === " ") && !event.target.matches("button")) {
+  if (event.key === "Escape") {
+    // A picked piece is put back (Cyngesheall): the same as its link.
+    const back = document.querySelector("#board [data-put-back]");
+    if (back) {
+      event.preventDefault();
+      back.click();
+    }
+    return;
+  }
+  if (event.key === " " && event.target.matches("a")) {
+    event.preventDefault();
+    event.target.click();
+    return;
+  }
+  if ((event.key === "Enter" || event.key === " ") && !event.target.matches("button, a")) {
     event.preventDefault();
     preview(event.target.dataset.reason || event.target.getAttribute("aria-label"));
   }
@@ -343,13 +359,15 @@ document.addEventListener("pointerdown", (event) => {
 document.addEventListener("click", (event) => {
   const cell = event.target.closest && event.target.closest("#board [data-square]");
   if (!cell) return;
+  if (cell.querySelector(".sq__pick")) return; // a piece to pick (Cyngesheall): its link
   const button = cell.querySelector("button");
   if (!button) { // a square that cannot be played: say why, to a mouse too
     const body = cell.querySelector(".sq__body");
     preview(body && (body.dataset.reason || body.getAttribute("aria-label")));
     return;
   }
-  if (lastPointer !== "touch") return;
+  // A tafl move is two taps already, the piece and its square: the second plays it.
+  if (lastPointer !== "touch" || cell.closest(".board--tafl")) return;
   if (button.classList.contains("is-armed")) return; // the second tap: play
   event.preventDefault();
   event.stopPropagation();

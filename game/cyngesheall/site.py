@@ -1,0 +1,74 @@
+"""Cyngesheall as the site plays it: the registry's entry (``game.registry``) that ties
+its engine, players, lessons, drawing and pictures together."""
+
+from __future__ import annotations
+
+from game.cyngesheall import bots, lessons
+from game.cyngesheall.drawing import announcement, describe, draw_board, why
+from game.cyngesheall.editor import editor
+from game.cyngesheall.engine import ENDS, Position, Rules
+from game.cyngesheall.notation import split_moves
+from game.cyngesheall.pictures import board_png
+from game.kinds import Drawing, GameKind, Players
+from game.moves import move_list
+
+
+def settle(position: Position) -> Position:
+    """Nothing is forced in Cyngesheall: every move is chosen."""
+    return position
+
+
+def rating_family(rules: Rules) -> str:
+    """One rating: the game has no options to rate apart."""
+    return "standard"
+
+
+def score_line(position: Position) -> str:
+    """A record's last line: the result once the rules ended the game ("Dark wins:
+    king captured", "Draw: threefold repetition"), else the pieces left."""
+    outcome = position.outcome()
+    if outcome is None:
+        return str(position.score())
+    result = "Draw" if outcome.result == "draw" else f"{outcome.result.capitalize()} wins"
+    return f"{result}: {RESULT_WORDS[outcome.reason].format(loser=position.turn.value)}"
+
+
+# The reasons as a record's result line says them (docs/CYNGESHEALL.md, "Notation").
+RESULT_WORDS = {
+    "king-captured": "king captured",
+    "king-home": "king home",
+    "repetition": "threefold repetition",
+    "sixty-plies": "60 plies without capture",
+    "no-moves": "{loser} cannot move",
+}
+
+
+KIND = GameKind(
+    name="cyngesheall",
+    title="Cyngesheall",
+    rules=Rules,
+    start=Position.start,
+    from_text=Position.from_text,
+    settle=settle,
+    ends=ENDS,
+    split_moves=split_moves,
+    players=Players(levels=bots.LEVELS, choose_move=bots.choose_move, analyse=bots.analyse),
+    lessons=lessons.LESSONS,
+    drawing=Drawing(
+        draw_board=draw_board,
+        describe=describe,
+        move_list=move_list,
+        announcement=announcement,
+        picture=board_png,
+        editor=editor,
+        board_template="cyngesheall/_board.html",
+        why=why,
+        legend_template="cyngesheall/_legend.html",
+        choice_field="from",
+        choice_default="",
+    ),
+    rules_doc="CYNGESHEALL.md",
+    rating_family=rating_family,
+    remembers=True,
+    score_line=score_line,
+)

@@ -1,0 +1,207 @@
+"""Cyngesheall played in a real browser (Debian's Chromium): a piece picked, then its
+square, by mouse, by keyboard, by touch on a phone and without JavaScript; a friend
+game pushed live to both players and a watcher; the computer's reply; a record
+downloaded and imported."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from game.cyngesheall import Position
+from game.registry import find_kind
+from tests.support.servers import ARTIFACTS
+from tests.test_browser import LIVE_TIMEOUT_MS, REFRESH_TIMEOUT_MS, api, game_id_of, site
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["site"]  # the served site, one for this module
+
+# A short game from the start: light's commander takes dark's king on D5.
+SHORT_GAME = [
+    "D7-D2", "E2-E4", "C6-G6", "F3-E3", "B5-B2", "G4-G5", "B6-B4", "E3-A3",
+    "C7-E7", "G5-E5", "B7-B6", "G3-C3", "A7-D7", "C3-B3", "D7-D5", "F2-C5",
+]  # fmt: skip
+
+
+def start_cyngesheall(page, site, mode: str = "hotseat", color: str = "dark", level: str = ""):
+    page.goto(site.url + "/")
+    page.check("input[name=game][value=cyngesheall]")
+    page.check(f"input[name=mode][value={mode}]")
+    if mode in ("friend", "computer"):
+        page.check(f"input[name=color][value={color}]")
+    if level:
+        page.check(f"input[name=level][value={level}]")
+    page.click(".new-game__form button[type=submit]")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    return game_id_of(page)
+
+
+def ply_of(page) -> int:
+    return int(page.get_attribute("#game", "data-ply"))
+
+
+def play_move(page, move: str, tap: bool = False) -> None:
+    """Pick the piece, then its square, as a player does."""
+    origin, target = move.split("x")[0].split("-")
+    before = ply_of(page)
+    act = page.tap if tap else page.click
+    act(f'[data-square="{origin}"] a')
+    page.wait_for_selector(f'#board[data-picked="{origin}"]')
+    act(f'[data-square="{target}"] button')
+    page.wait_for_selector(f'#game:not([data-ply="{before}"])', timeout=LIVE_TIMEOUT_MS * 3)
+
+
+def test_a_hotseat_game_played_by_clicking_to_a_king_captured(site, new_page):
+    page = new_page()
+    game_id = start_cyngesheall(page, site)
+    assert page.get_attribute('[data-square="A7"]', "data-piece") == "king"
+    assert page.get_attribute('[data-square="G1"]', "data-goal") == "dark"
+    for move in SHORT_GAME:
+        play_move(page, move)
+    final = Position.replay(None, SHORT_GAME)
+    assert page.get_attribute("[data-result]", "data-result") == "light" == final.result
+    assert "Dark's king was captured" in page.inner_text("[data-result]")
+    assert api(site, game_id)["record"] == list(final.record)
+    assert "F2-C5xD5" in page.inner_text("#move-list")
+    assert page.locator("#board a, #board button[name=move]").count() == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "cyngesheall-finished.png", full_page=True)
+
+
+def test_a_picked_piece_says_why_a_square_is_out_of_reach_and_goes_back(site, new_page):
+    page = new_page()
+    start_cyngesheall(page, site)
+    page.click('[data-square="B6"] a')
+    page.wait_for_selector('#board[data-picked="B6"]')
+    targets = page.eval_on_selector_all(
+        "#board button[name=move]", "buttons => buttons.map(b => b.value)"
+    )
+    assert sorted(targets) == ["B6-C5", "B6-D4", "B6-E3"]
+    page.click('[data-square="B2"] .sq__body')
+    assert "B6 cannot move through B5" in page.inner_text("[data-board-preview]")
+    page.click("[data-put-back]")
+    page.wait_for_selector('#board[data-picked=""]')
+    assert page.locator("#board button[name=move]").count() == 0
+
+
+def test_a_move_by_keyboard_alone(site, new_page):
+    page = new_page()
+    start_cyngesheall(page, site)
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('#board') !== null"):
+            break
+    # Arrows to B6, Enter picks it; Escape puts it back; Enter again, then to E3.
+    page.evaluate("document.getElementById('sq-B6').focus()")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.id") == "sq-A6"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board[data-picked="B6"]')
+    assert page.evaluate("document.activeElement.id") == "sq-B6"
+    page.keyboard.press("Escape")
+    page.wait_for_selector('#board[data-picked=""]')
+    page.evaluate("document.getElementById('sq-B6').focus()")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board[data-picked="B6"]')
+    for key in ("ArrowRight", "ArrowUp", "ArrowRight", "ArrowUp", "ArrowRight", "ArrowUp"):
+        page.keyboard.press(key)
+    assert page.evaluate("document.activeElement.id") == "sq-E3"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#game[data-ply="1"]')
+    assert page.get_attribute('[data-square="E3"]', "data-piece") == "commander"
+
+
+def test_tap_tap_on_a_phone_with_the_whole_board_in_sight(site, new_page):
+    page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+    start_cyngesheall(page, site)
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    box = page.locator(".board__grid").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    play_move(page, "B6-E3", tap=True)
+    play_move(page, "G4-D4", tap=True)
+    assert api(site, game_id_of(page))["record"] == ["B6-E3", "G4-D4"]
+    page.screenshot(path=ARTIFACTS / "cyngesheall-phone.png", full_page=True)
+
+
+def test_a_friend_game_is_live_in_two_browsers_and_watched(site, new_page):
+    creator = new_page()
+    game_id = start_cyngesheall(creator, site, mode="friend", color="dark")
+    invite = creator.get_attribute("[data-invite-url]", "data-invite-url")
+    friend = new_page()
+    friend.goto(invite)
+    friend.click("[data-join]")
+    friend.wait_for_url(f"{site.url}/g/{game_id}/")
+    watcher = new_page()
+    watcher.goto(f"{site.url}/g/{game_id}/")
+    for mover, other, move in [
+        (creator, friend, "B6-E3"),
+        (friend, creator, "G4-D4"),
+        (creator, friend, "A4-A1"),
+    ]:
+        play_move(mover, move)
+        started = time.monotonic()
+        target = move.split("-")[1]
+        selector = f'[data-square="{target}"][data-piece]'
+        other.wait_for_selector(selector, timeout=LIVE_TIMEOUT_MS)
+        watcher.wait_for_selector(selector, timeout=LIVE_TIMEOUT_MS)
+        assert time.monotonic() - started < LIVE_TIMEOUT_MS / 1000
+        assert watcher.locator("#board a, button[name=move]").count() == 0
+    assert api(site, game_id)["record"] == ["B6-E3", "G4-D4", "A4-A1"]
+    friend.click("text=Resign")
+    for page in (creator, friend, watcher):
+        page.wait_for_selector('[data-result="dark"]', timeout=LIVE_TIMEOUT_MS)
+
+
+def test_a_friend_game_without_javascript(site, new_page):
+    creator = new_page(java_script_enabled=False)
+    friend = new_page(java_script_enabled=False)
+    game_id = start_cyngesheall(creator, site, mode="friend", color="dark")
+    friend.goto(creator.get_attribute("[data-invite-url]", "data-invite-url"))
+    friend.click("[data-join]")
+    friend.wait_for_url(f"{site.url}/g/{game_id}/")
+    creator.click('[data-square="B6"] a')
+    creator.wait_for_url(re.compile(r"\?from=B6$"))
+    creator.click('[data-square="E3"] button')
+    creator.wait_for_selector('[data-square="E3"][data-piece="commander"]')
+    friend.wait_for_selector('[data-square="E3"][data-piece]', timeout=REFRESH_TIMEOUT_MS)
+    friend.click('[data-square="G4"] a')
+    friend.click('[data-square="D4"] button')
+    friend.wait_for_selector('[data-square="D4"][data-color="light"]')
+    assert api(site, game_id)["record"] == ["B6-E3", "G4-D4"]
+
+
+def test_the_computer_answers_live(site, new_page):
+    level = find_kind("cyngesheall").players.levels[1]
+    page = new_page()
+    game_id = start_cyngesheall(page, site, mode="computer", color="dark", level=level.id)
+    assert page.get_attribute("[data-computer]", "data-level") == level.id
+    play_move(page, "B6-E3")
+    page.wait_for_selector('#game[data-ply="2"]', timeout=(level.seconds + 3) * 1000)
+    record = api(site, game_id)["record"]
+    assert record[0] == "B6-E3" and len(record) == 2
+    assert Position.replay(None, record).ply == 2
+
+
+def test_a_record_downloaded_imports_as_cyngesheall(site, new_page):
+    page = new_page()
+    game_id = start_cyngesheall(page, site)
+    for move in ["B6-E3", "G4-D4"]:
+        play_move(page, move)
+    page.click(".review-tools summary")
+    with page.expect_download() as download:
+        page.click("[data-record-link]")
+    text = download.value.path().read_text()
+    assert '[Variant "cyngesheall"]' in text and "1. B6-E3 2. G4-D4" in text
+    page.goto(f"{site.url}/import/")
+    page.fill("#record", text)
+    page.click("[data-import]")
+    page.wait_for_selector('#game[data-ply="2"]')
+    imported = game_id_of(page)
+    assert imported != game_id
+    assert api(site, imported)["game"] == "cyngesheall"
+    assert page.get_attribute('[data-square="D4"]', "data-piece") == "stone"

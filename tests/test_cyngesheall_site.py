@@ -1,0 +1,402 @@
+"""Cyngesheall through the site's seams: the home form, the two-step board without
+JavaScript, moves and refusals, the end by the rules, records, the API, lessons,
+the About page and the computer. The engine's own tests are test_cyngesheall_engine."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from game import computer, play, records
+from game.cyngesheall import Position, Rules
+from game.models import Analysis, Game
+from game.registry import find_kind
+from lobby.models import Challenge
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def new_game(client: Client, **fields: str) -> Game:
+    data = {"game": "cyngesheall", "mode": "hotseat"} | fields
+    response = client.post("/", data)
+    assert response.status_code == 303, response.content
+    return Game.objects.get()
+
+
+def page(client: Client, game: Game, query: str = "") -> str:
+    response = client.get(f"/g/{game.public_id}/{query}")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def post_move(client: Client, game: Game, move: str, **extra: str):
+    game.refresh_from_db()
+    data = {"move": move, "ply": game.ply} | extra
+    return client.post(f"/g/{game.public_id}/move", data)
+
+
+def square(text: str, name: str) -> str:
+    """The markup of one square of a page's board."""
+    found = re.search(rf'<div class="sq[^"]*" data-square="{name}".*?</div>', text, re.S)
+    assert found, name
+    return found[0]
+
+
+# Starting a game -----------------------------------------------------------------------------
+
+
+def test_the_home_form_offers_the_game_and_starts_a_cyngesheall_game(client):
+    home = client.get("/").content.decode()
+    assert 'name="game" value="maerstanas"' in home and 'value="cyngesheall"' in home
+    game = new_game(client)
+    assert (game.kind, game.mode, game.position_text) == (
+        "cyngesheall",
+        "hotseat",
+        Position.start().to_text(),
+    )
+
+
+def test_an_unknown_game_is_refused_by_the_form(client):
+    response = client.post("/", {"game": "chess", "mode": "hotseat"})
+    assert response.status_code == 400
+    assert "&#x27;chess&#x27; is not a game" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_computer_game_takes_the_weakest_level_when_mastanas_level_is_untouched(client):
+    weakest = find_kind("maerstanas").players.levels[0].id
+    game = new_game(client, mode="computer", level=weakest, color="dark")
+    assert game.seat("light").level == find_kind("cyngesheall").players.levels[0].id
+
+
+# The board, in two steps, without JavaScript -----------------------------------------------
+
+
+def test_each_movable_piece_is_a_link_that_picks_it(client):
+    game = new_game(client)
+    text = page(client, game)
+    commander = square(text, "B6")
+    assert 'data-piece="commander"' in commander and 'data-color="dark"' in commander
+    assert 'href="?from=B6"' in commander
+    # The king on A7 is boxed in by its stones: nothing to pick there.
+    assert "href=" not in square(text, "A7")
+    assert 'data-piece="king"' in square(text, "A7")
+    # Light's pieces are not dark's to pick.
+    assert "href=" not in square(text, "F2")
+    assert 'data-goal="dark"' in square(text, "G1") and 'data-goal="light"' in square(text, "A7")
+
+
+def test_a_picked_piece_shows_its_destinations_as_buttons_with_ply_and_csrf(client):
+    game = new_game(client)
+    text = page(client, game, "?from=B6")
+    assert 'name="move" value="B6-C5"' in square(text, "C5")
+    assert 'name="move" value="B6-E3"' in square(text, "E3")
+    assert 'name="ply" value="0"' in text and "csrfmiddlewaretoken" in text
+    blocked = square(text, "B1")
+    assert "B6 cannot move through B5" in html.unescape(blocked)
+    assert "data-put-back" in text
+
+
+def test_a_picked_square_that_is_not_yours_picks_nothing(client):
+    game = new_game(client)
+    text = page(client, game, "?from=F2")
+    assert 'name="move"' not in text
+    assert page(client, game, "?from=Z9").count('name="move"') == 0
+
+
+def test_a_move_is_played_and_recorded_with_its_captures(client):
+    game = new_game(client)
+    response = post_move(client, game, "B6-C5")
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert (game.ply, game.turn, game.cached_record()) == (1, "light", ["B6-C5"])
+    text = page(client, game)
+    assert "sq--last" in square(text, "C5") and "sq--from" in square(text, "B6")
+
+
+def test_a_refused_move_is_shown_on_the_board_and_changes_nothing(client):
+    game = new_game(client)
+    response = client.post(
+        f"/g/{game.public_id}/move", {"move": "B6-B1", "ply": 0, "from": "B6"}, headers=HTMX
+    )
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "B6 cannot move through B5" in html.unescape(text)
+    # The piece stays picked, to try another square.
+    assert 'name="move" value="B6-D4"' in text
+    game.refresh_from_db()
+    assert game.ply == 0
+
+
+def test_a_game_ends_by_its_rules_with_a_draw_or_a_win(client):
+    start = Position.from_text("..C..../......./......./....k../....S../......./K...... d 0")
+    game, tokens = play.create_game("hotseat", Rules(), start=start)
+    for color, token in tokens.items():  # the seats, through their private links
+        assert client.post(f"/g/{game.public_id}/seat/{color}/{token}/").status_code == 303
+    response = post_move(client, game, "C1-E3")
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("king-captured", "dark")
+    text = page(client, game)
+    assert 'data-result="dark"' in text
+    assert "Light&#x27;s king was captured: dark wins" in text
+
+
+def test_threefold_repetition_is_seen_through_the_site(client):
+    game = new_game(client)
+    shuffle = ["B6-C5", "F2-E3", "C5-B6", "E3-F2"]
+    for move in shuffle * 2:
+        assert post_move(client, game, move).status_code == 303
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("repetition", "draw")
+
+
+# Records, the API, pictures ------------------------------------------------------------------
+
+
+def test_the_record_names_the_game_and_reads_back_as_cyngesheall(client):
+    game = new_game(client)
+    for move in ("B6-C5", "F2-E3"):
+        post_move(client, game, move)
+    text = client.get(f"/g/{game.public_id}/record.txt").content.decode()
+    assert '[Variant "cyngesheall"]' in text and "1. B6-C5 2. F2-E3" in text
+    record = records.read_record(text)
+    assert record.kind.name == "cyngesheall"
+    assert record.moves == ("B6-C5", "F2-E3")
+
+
+def test_a_finished_record_ends_with_its_result_line():
+    start = Position.from_text("..C..../......./......./....k../....S../......./K...... d 0")
+    record = records.make_record(rules=Rules(), moves=["C1-E3"], start=start)
+    assert record.text.rstrip().endswith("1. C1-E3xE4\nDark wins: king captured")
+    assert records.read_record(record.text).result == "dark"
+    wrong = record.text.replace("Dark wins: king captured", "Draw: threefold repetition")
+    with pytest.raises(records.RecordError, match="the moves give"):
+        records.read_record(wrong)
+
+
+def test_the_api_creates_reads_and_plays_a_cyngesheall_game(client):
+    created = client.post(
+        "/api/games",
+        json.dumps({"game": "cyngesheall", "mode": "friend"}),
+        content_type="application/json",
+    )
+    assert created.status_code == 201, created.content
+    body = created.json()
+    game_id = body["id"]
+    token = body["token"]
+    read = client.get(f"/api/games/{game_id}").json()
+    assert read["game"] == "cyngesheall"
+    assert "B6-C5" in read["legal"]
+    # Light joins, then dark moves.
+    joined = client.post(
+        f"/api/games/{game_id}/join",
+        json.dumps({"invite": body["invite_url"]}),
+        content_type="application/json",
+    )
+    assert joined.status_code == 200, joined.content
+    moved = client.post(
+        f"/api/games/{game_id}/moves",
+        json.dumps({"move": "B6-C5", "ply": 0}),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert moved.status_code == 200, moved.content
+    assert client.get(f"/api/games/{game_id}").json()["record"] == ["B6-C5"]
+    refused = client.post(
+        f"/api/games/{game_id}/moves",
+        json.dumps({"move": "F2-A7", "ply": 1}),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {joined.json()['token']}"},
+    )
+    assert refused.status_code == 400 and "error" in refused.json()
+
+
+def test_the_picture_of_a_game_is_a_png(client):
+    game = new_game(client)
+    response = client.get(f"/g/{game.public_id}/image.png")
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    assert response.content[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# Lessons and the About page ------------------------------------------------------------------
+
+
+def test_the_lessons_list_cyngesheall_and_a_lesson_is_solved_in_two_steps(client):
+    index = client.get("/learn/").content.decode()
+    for slug in ("cyngesheall-moving", "cyngesheall-capture", "cyngesheall-draws"):
+        assert f'data-lesson-link="{slug}"' in index
+    picked = client.get("/learn/cyngesheall-capture/?from=G3").content.decode()
+    assert 'name="move" value="G3-D3"' in picked
+    solved = client.get("/learn/cyngesheall-capture/?move=G3-D3").content.decode()
+    assert 'data-lesson-result="solved"' in solved
+
+
+def test_a_lesson_move_that_misses_says_why(client):
+    text = client.get("/learn/cyngesheall-draws/?move=F1-F3").content.decode()
+    assert 'data-lesson-result="try-again"' in text
+    assert "starts the count of quiet plies again" in text
+
+
+def test_the_about_page_credits_the_author_and_links_the_rule_book(client):
+    text = client.get("/about/cyngesheall/").content.decode()
+    assert "John Beers" in text and "CC BY-SA 4.0" in text
+    assert "/docs/cyngesheall.md" in text
+    rules = client.get("/docs/cyngesheall.md")
+    assert rules.status_code == 200 and "king-captured" in rules.content.decode()
+    assert client.get("/about/chess/").status_code == 404
+
+
+def test_the_computer_answers_a_cyngesheall_move_at_every_level():
+    kind = find_kind("cyngesheall")
+    for level in kind.players.levels:
+        game, tokens = play.create_game("computer", Rules(), "dark", level=level.id)
+        play.make_move(game.public_id, tokens, "B6-C5", 0)
+        reply = computer.reply.call(game.public_id, 1)
+        game.refresh_from_db()
+        assert (game.ply, game.turn) == (2, "dark"), level.id
+        assert Position.replay(None, ["B6-C5"]).is_legal(reply)
+        assert game.cached_record()[1].startswith(str(reply))
+
+
+# Everything else a game has ------------------------------------------------------------------
+
+
+def played(client: Client, moves: list[str], **fields: str) -> Game:
+    game = new_game(client, **fields)
+    for move in moves:
+        assert post_move(client, game, move).status_code == 303, move
+    game.refresh_from_db()
+    return game
+
+
+def test_replay_shows_an_earlier_moment_and_its_move_list(client):
+    game = played(client, ["B6-C5", "F2-E3"])
+    text = page(client, game, "?ply=1")
+    assert "data-reviewing" in text
+    assert "sq--last" in square(text, "C5") and 'data-piece="commander"' in square(text, "F2")
+    assert ">B6-C5<" in text and ">F2-E3<" in text
+
+
+def test_a_takeback_in_hotseat_rewinds_the_last_move(client):
+    game = played(client, ["B6-C5", "F2-E3"])
+    response = client.post(f"/g/{game.public_id}/takeback")
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert (game.ply, game.cached_record()) == (1, ["B6-C5"])
+
+
+def test_resigning_ends_the_game_and_a_rematch_is_cyngesheall_too(client):
+    game = played(client, ["B6-C5"])
+    assert client.post(f"/g/{game.public_id}/resign").status_code == 303
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("resigned", "dark")
+    assert client.post(f"/g/{game.public_id}/rematch").status_code == 303
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert (rematch.kind, rematch.ply) == ("cyngesheall", 0)
+
+
+def test_a_hint_is_asked_and_marked_on_the_board(client):
+    game = played(client, [])
+    assert client.post(f"/g/{game.public_id}/hint").status_code == 303
+    hint = computer.hint.call(game.public_id, 0)
+    assert Position.start().is_legal(hint)
+    text = page(client, game)
+    origin, target = str(hint).split("-")
+    assert "data-hint" in square(text, origin) and "data-hint" in square(text, target)
+    # The hinted piece is picked, so its square plays the hint.
+    assert f'name="move" value="{hint}"' in square(text, target)
+
+
+def test_a_line_is_tried_on_a_board_of_its_own_keeping_its_line(client):
+    game = played(client, ["B6-C5", "F2-E3"])
+    base = f"/g/{game.public_id}/try?ply=2"
+    text = client.get(base).content.decode()
+    assert html.escape(f"{base}&from=C5") in text or "ply=2&amp;from=C5" in text
+    picked = client.get(f"{base}&from=C5").content.decode()
+    assert 'name="move" value="C5-C2"' in picked
+    tried = client.get(f"{base}&move=C5-C2").content.decode()
+    assert 'data-line="C5-C2"' in tried
+    game.refresh_from_db()
+    assert game.ply == 2  # the game stays as it is
+
+
+def test_the_analysis_of_a_moment_is_asked_and_answered(client):
+    game = played(client, ["B6-C5"])
+    response = client.post(f"/g/{game.public_id}/analyse", {"ply": 1})
+    assert response.status_code in (200, 303)
+    keys = [row.key for row in Analysis.objects.filter(kind="cyngesheall")]
+    assert keys
+    computer.analyse.call(keys, 0.05, "cyngesheall")
+    found = Analysis.objects.get(kind="cyngesheall", key=keys[0])
+    assert found.dark_win is not None and 0 <= found.dark_win <= 1
+    assert Position.replay(None, ["B6-C5"]).is_legal(found.move)
+
+
+def test_my_games_lists_a_cyngesheall_game(client):
+    played(client, ["B6-C5"])
+    text = client.get("/games/").content.decode()
+    assert "Cyngesheall" in text
+
+
+def test_a_lobby_challenge_names_the_game_and_starts_a_cyngesheall_game():
+    alice, bob = Client(), Client()
+    answer = alice.post(
+        "/lobby/",
+        {"speed": "live", "minutes": "1", "increment": "0", "color": "dark", "game": "cyngesheall"},
+    )
+    assert answer.status_code == 303, answer.content.decode()[:500]
+    challenge = Challenge.objects.get()
+    assert challenge.kind == "cyngesheall"
+    assert "Cyngesheall" in bob.get("/lobby/").content.decode()
+    accepted = bob.post(f"/lobby/{challenge.public_id}/accept")
+    assert accepted.status_code == 303
+    game = Game.objects.get()
+    assert (game.kind, game.speed) == ("cyngesheall", "live")
+    refused = alice.post("/lobby/", {"speed": "live", "minutes": "1", "game": "go"})
+    assert refused.status_code == 400 and Challenge.objects.count() == 1
+
+
+def test_importing_a_bare_list_of_moves_as_cyngesheall_and_a_tagged_record(client):
+    answer = client.post("/import/", {"record": "1. B6-E3 2. G4-D4", "game": "cyngesheall"})
+    assert answer.status_code == 303
+    game = Game.objects.get()
+    assert (game.kind, game.mode, game.cached_record()) == (
+        "cyngesheall",
+        "imported",
+        ["B6-E3", "G4-D4"],
+    )
+    # The Variant tag decides, whatever options the form sends.
+    tagged = '[Variant "cyngesheall"]\n\n1. B6-C5\n'
+    answer = client.post("/import/", {"record": tagged, "special_stones": "on"})
+    assert answer.status_code == 303
+    assert Game.objects.filter(kind="cyngesheall").count() == 2
+    refused = client.post("/import/", {"record": '[Variant "go"]\n\n1. B6-C5'})
+    assert refused.status_code == 400 and "is not a game here" in refused.content.decode()
+
+
+def test_the_position_page_edits_a_cyngesheall_set_up_and_plays_on_from_it(client):
+    start = Position.start().to_text()
+    text = client.get("/p/", {"game": "cyngesheall", "text": start}).content.decode()
+    assert "A Cyngesheall position" in text and "Standard rules" in text
+    assert 'data-paint="dark-king"' in text
+    painted = client.get(
+        "/p/", {"game": "cyngesheall", "text": start, "paint": "dark-king", "square": "D4"}
+    )
+    assert painted.status_code == 400  # two dark kings: drawn, and refused with why
+    assert "Dark has 2 kings; each side has at most 1" in html.unescape(painted.content.decode())
+    moved = start.replace("SCS....", "S.S....").replace(".....ss/", ".....ss/", 1)
+    moved = moved.replace("S.....s/", "S..C..s/")
+    assert client.get("/p/", {"game": "cyngesheall", "text": moved}).status_code == 200
+    picture = client.get("/p/image.png", {"game": "cyngesheall", "text": moved})
+    assert picture.status_code == 200 and picture["Content-Type"] == "image/png"
+    answer = client.post("/p/continue", {"game": "cyngesheall", "text": moved, "mode": "hotseat"})
+    assert answer.status_code == 303
+    game = Game.objects.get()
+    assert (game.kind, game.position_text) == ("cyngesheall", moved)
