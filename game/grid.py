@@ -10,7 +10,8 @@ these (``game.maerstanas``), and says in the same words how a game ended
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Generic, NamedTuple, TypeVar
 
@@ -27,8 +28,10 @@ __all__ = [
     "MoveError",
     "Outcome",
     "Played",
+    "PositionBase",
     "Square",
     "lister",
+    "move_splitter",
     "parse_square",
     "square_list",
     "to_square",
@@ -101,6 +104,59 @@ class Played(NamedTuple, Generic[M]):
     color: Color
     move: M
     text: str
+
+
+class PositionBase:
+    """What every engine's ``Position`` has alike: the moves that led to it, legality in
+    a word, and equality of what is on the board (``_key()``), not of the history.
+
+    A position keeps the one before it (``_parent``) and says how it was reached
+    (``last_played``, its engine's); positions are immutable, so a copy is itself.
+    """
+
+    __slots__ = ()
+
+    @property
+    def history(self) -> tuple[Played, ...]:
+        """The moves that led here, oldest first: since the start, or since the position
+        text this one was set up from (``from_text`` positions have no history)."""
+        moves = []
+        pos = self
+        while (played := pos.last_played) is not None:
+            moves.append(played)
+            pos = pos._parent
+        return tuple(reversed(moves))
+
+    @property
+    def record(self) -> tuple[str, ...]:
+        """The moves played, as the record writes them: with what they removed or
+        captured (``T E4xE3/D4``, ``C7-C3xC2/D3``)."""
+        return tuple(played.text for played in self.history)
+
+    def is_legal(self, move: object) -> bool:
+        """True if ``move`` may be played now (text that is not a move is not legal)."""
+        try:
+            return self.why_illegal(move) is None
+        except MoveError:
+            return False
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        # Evaluates back to an equal position (the history is not part of equality).
+        return f"Position.from_text({self.to_text()!r}, {self._rules!r})"
+
+    def __copy__(self) -> PositionBase:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> PositionBase:
+        return self
 
 
 # --- Squares -----------------------------------------------------------------------
@@ -244,3 +300,41 @@ def lister(items: Sequence[T]) -> Callable[[int], list[T]]:
         ]
 
     return list_items
+
+
+# --- Records -------------------------------------------------------------------------
+
+# Move numbers (``12.``, ``1...``, ``…``) and what separates moves are skipped.
+_NUMBER = re.compile(r"\d+\s*\.+|\.\.\.|…")
+_SEPARATOR = re.compile(r"[\s,;]+")
+_WORD = re.compile(r"\S+")
+
+
+def move_splitter(
+    record_move: re.Pattern[str], read_move: Callable[[str], object]
+) -> Callable[[str], Iterator[str]]:
+    """A game's ``split_moves``: its moves are what ``record_move`` matches, each checked
+    by its ``read_move`` (a square off the board, a square listed twice)."""
+
+    def split_moves(text: str) -> Iterator[str]:
+        """The moves written in ``text``, in order: numbered or not, separated by spaces,
+        commas, semicolons or lines, in any case (a record's moves, or a bare list).
+
+        Raises ``InvalidMoveError`` at the first word that is not a move, once the moves
+        before it have been given, so a reader can say which move it was.
+        """
+        at = 0
+        while at < len(text):
+            skipped = _SEPARATOR.match(text, at) or _NUMBER.match(text, at)
+            if skipped:
+                at = skipped.end()
+                continue
+            found = record_move.match(text, at)
+            if found is None:
+                word = _WORD.match(text, at)[0]
+                raise InvalidMoveError(f"{word[:30]!r} is not a move")
+            read_move(found[0])
+            yield found[0]
+            at = found.end()
+
+    return split_moves

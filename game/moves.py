@@ -1,16 +1,19 @@
-"""What every kind's game page draws alike: the list of moves, and the ends outside
-the rules in words. The moves are the record's text, whatever the game."""
+"""What every kind's game page draws alike: the list of moves, the status bar, and
+the ends outside the rules in words. The moves are the record's text and the
+status's count is the position's ``score()``, whatever the game; why a game ended
+by its rules is the kind's to say (``Drawing.why``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from game.fragments import Fragments, drawn_by
 from game.grid import Color, Outcome
 from game.review import Judgement
 
-__all__ = ["MoveItem", "ended_outside_rules", "move_list"]
+__all__ = ["MoveItem", "Status", "describe", "ended_outside_rules", "move_list"]
 
 
 # The move list ------------------------------------------------------------------------------
@@ -67,3 +70,87 @@ def ended_outside_rules(outcome: Outcome) -> str:
     if outcome.reason == "aborted":
         return "Aborted before both sides moved"
     return ""
+
+
+# The status bar -------------------------------------------------------------------------------
+
+# What the headline says of each result that is no side's win.
+SHARED_RESULTS = {"tie": ("a tie", "Tie"), "draw": ("a draw", "Draw")}
+
+
+@drawn_by("game/_status.html", "status")
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The status bar: each side's count (Mǽrstánas's points, Cyngesheall's pieces),
+    whose turn, the result."""
+
+    score: Any  # the position's ``score()``: a (dark, light) pair that prints its line
+    turn: str  # the side to move; "" once the game is over
+    outcome: Outcome | None
+    headline: str
+    your_color: str  # the viewer's side when they hold exactly one seat, else ""
+    why: str = ""  # why the game ended, in the kind's words ("Light resigned")
+    dark_hand: str = ""  # a line under each side's name: what it holds, or has left
+    light_hand: str = ""
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def result(self) -> str:
+        return self.outcome.result if self.outcome else ""
+
+    @property
+    def score_line(self) -> str:
+        return str(self.score)
+
+    @property
+    def result_text(self) -> str:
+        """ "Dark wins", "Light wins", "Tie" or "Draw"; "" while the game goes on."""
+        if self.outcome is None:
+            return ""
+        result = self.outcome.result
+        if not result:
+            return "Nobody wins"
+        return (
+            SHARED_RESULTS[result][1] if result in SHARED_RESULTS else f"{result.capitalize()} wins"
+        )
+
+
+def describe(
+    position: Any,
+    outcome: Outcome | None,
+    seated: frozenset[str],
+    waiting: bool,
+    why: Callable[[Outcome], str],
+    **hands: str,
+) -> Status:
+    """The status of ``position`` for a viewer holding the ``seated`` colours; ``why``
+    is the kind's words for an end, ``hands`` the lines under the sides' names.
+
+    ``outcome`` says how the game ended, if it has: a game can end (by resignation)
+    in a position where moves are still legal. A game ``waiting`` for its second
+    player has not started.
+    """
+    turn = "" if outcome else position.turn.value
+    said = why(outcome) if outcome is not None else ""
+    if outcome is not None:
+        shared = SHARED_RESULTS.get(outcome.result)
+        winner = shared[0] if shared else f"{outcome.result} wins"
+        headline = f"{said}: {winner}" if outcome.result else said
+    elif waiting:
+        headline = "Waiting for your friend to join" if seated else "Waiting for a second player"
+    elif turn in seated and len(seated) == 1:
+        headline = "Your turn"
+    else:
+        headline = f"{turn.capitalize()} to move"
+    return Status(
+        score=position.score(),
+        turn=turn,
+        outcome=outcome,
+        headline=headline,
+        your_color=next(iter(seated)) if len(seated) == 1 else "",
+        why=said,
+        **hands,
+    )

@@ -57,9 +57,15 @@ def game_id_of(page) -> str:
 
 
 def start_game(
-    page, site: Server, mode: str = "hotseat", color: str = "dark", level: str = ""
+    page,
+    site: Server,
+    mode: str = "hotseat",
+    color: str = "dark",
+    level: str = "",
+    game: str = "maerstanas",
 ) -> str:
     page.goto(site.url + "/")
+    page.check(f"input[name=game][value={game}]")
     page.check(f"input[name=mode][value={mode}]")
     if mode in ("friend", "computer"):
         page.check(f"input[name=color][value={color}]")

@@ -13,7 +13,14 @@ import pytest
 from game.cyngesheall import Position
 from game.registry import find_kind
 from tests.support.servers import ARTIFACTS
-from tests.test_browser import LIVE_TIMEOUT_MS, REFRESH_TIMEOUT_MS, api, game_id_of, site
+from tests.test_browser import (
+    LIVE_TIMEOUT_MS,
+    REFRESH_TIMEOUT_MS,
+    api,
+    game_id_of,
+    site,
+    start_game,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -27,16 +34,7 @@ SHORT_GAME = [
 
 
 def start_cyngesheall(page, site, mode: str = "hotseat", color: str = "dark", level: str = ""):
-    page.goto(site.url + "/")
-    page.check("input[name=game][value=cyngesheall]")
-    page.check(f"input[name=mode][value={mode}]")
-    if mode in ("friend", "computer"):
-        page.check(f"input[name=color][value={color}]")
-    if level:
-        page.check(f"input[name=level][value={level}]")
-    page.click(".new-game__form button[type=submit]")
-    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
-    return game_id_of(page)
+    return start_game(page, site, mode, color, level, game="cyngesheall")
 
 
 def ply_of(page) -> int:

@@ -17,11 +17,12 @@ from django.templatetags.static import static
 
 from game.cyngesheall.engine import GOALS, Position
 from game.cyngesheall.notation import MOVES, Move, Piece, parse_move
-from game.cyngesheall.rules import END_KING_CAPTURED, END_KING_HOME, END_NO_MOVES, Score
+from game.cyngesheall.rules import END_KING_CAPTURED, END_KING_HOME, END_NO_MOVES
 from game.fragments import Fragments, drawn_by
 from game.grid import SQUARES, Color, InvalidMoveError, Outcome, parse_square
 from game.maerstanas.drawing import ROW_NUMBERS, RowNumber
-from game.moves import ended_outside_rules
+from game.moves import Status, ended_outside_rules
+from game.moves import describe as status_of
 
 __all__ = ["Board", "Cell", "Status", "announcement", "describe", "draw_board", "why"]
 
@@ -216,71 +217,20 @@ def why(outcome: Outcome) -> str:
     ]
 
 
-@drawn_by("game/_status.html", "status")
-@dataclass(frozen=True, slots=True)
-class Status:
-    """The status bar: each side's pieces, whose turn, the result."""
-
-    score: Score
-    turn: str  # the side to move; "" once the game is over
-    outcome: Outcome | None
-    headline: str
-    your_color: str  # the viewer's side when they hold exactly one seat, else ""
-    dark_hand: str = ""  # the line under a side's name: its pieces on the board
-    light_hand: str = ""
-
-    @property
-    def finished(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def result(self) -> str:
-        return self.outcome.result if self.outcome else ""
-
-    @property
-    def score_line(self) -> str:
-        """The pieces left: "Dark: 10, Light: 9"."""
-        return str(self.score)
-
-    @property
-    def why(self) -> str:
-        return why(self.outcome) if self.outcome else ""
-
-    @property
-    def result_text(self) -> str:
-        """ "Dark wins", "Light wins" or "Draw"; "" while the game goes on."""
-        if self.outcome is None:
-            return ""
-        result = self.outcome.result
-        if not result:
-            return "Nobody wins"
-        return "Draw" if result == "draw" else f"{result.capitalize()} wins"
-
-
 def describe(
     position: Position, outcome: Outcome | None, seated: frozenset[str], waiting: bool = False
 ) -> Status:
-    """The status of ``position`` for a viewer holding the ``seated`` colours; ``outcome``
-    says how the game ended, if it has (a resignation leaves moves legal)."""
-    turn = "" if outcome else position.turn.value
-    if outcome is not None:
-        winner = "a draw" if outcome.result == "draw" else f"{outcome.result} wins"
-        headline = f"{why(outcome)}: {winner}" if outcome.result else why(outcome)
-    elif waiting:
-        headline = "Waiting for your friend to join" if seated else "Waiting for a second player"
-    elif turn in seated and len(seated) == 1:
-        headline = "Your turn"
-    else:
-        headline = f"{turn.capitalize()} to move"
-    score = position.score()
-    return Status(
-        score=score,
-        turn=turn,
-        outcome=outcome,
-        headline=headline,
-        your_color=next(iter(seated)) if len(seated) == 1 else "",
-        dark_hand=_pieces(score.dark),
-        light_hand=_pieces(score.light),
+    """The status of ``position`` for a viewer holding the ``seated`` colours, with the
+    pieces each side has left (``game.moves.describe``)."""
+    dark, light = position.score()
+    return status_of(
+        position,
+        outcome,
+        seated,
+        waiting,
+        why,
+        dark_hand=_pieces(dark),
+        light_hand=_pieces(light),
     )
 
 

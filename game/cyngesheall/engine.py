@@ -56,6 +56,7 @@ from game.grid import (
     MoveError,
     Outcome,
     Played,
+    PositionBase,
     Square,
     square_list,
     to_square,
@@ -146,7 +147,7 @@ _PIECE_CHARS = {Piece.KING: "K", Piece.COMMANDER: "C", Piece.STONE: "S"}
 # --- Position ---------------------------------------------------------------------------
 
 
-class Position:
+class Position(PositionBase):
     """A moment of a game: the pieces, the side to move, the plies since a capture.
 
     Immutable: ``play`` returns a new position and leaves this one as it was. Make one
@@ -316,11 +317,6 @@ class Position:
         return tuple(ray[0] for ray in _ROOK_RAYS[target] if ray and self._captured >> ray[0] & 1)
 
     @property
-    def record(self) -> tuple[str, ...]:
-        """The moves played, in notation, with what they captured (``C7-C3xC2/D3``)."""
-        return tuple(played.text for played in self.history)
-
-    @property
     def last_played(self) -> Played | None:
         """The last move of ``history``, or None when it is empty."""
         if self._parent is None:
@@ -329,17 +325,6 @@ class Position:
         if self._captured:
             text += "x" + square_list(self.last_captured)
         return Played(COLORS[self._parent._turn], self._last, text)
-
-    @property
-    def history(self) -> tuple[Played, ...]:
-        """The moves that led here, oldest first: since the start, or since the position
-        text this one was set up from (``from_text`` positions have no history)."""
-        moves = []
-        pos = self
-        while (played := pos.last_played) is not None:
-            moves.append(played)
-            pos = pos._parent
-        return tuple(reversed(moves))
 
     def piece_at(self, square: str | int) -> tuple[Color, Piece] | None:
         """The colour and kind of the piece on ``square``, or None when it is empty.
@@ -421,13 +406,6 @@ class Position:
     def is_over(self) -> bool:
         """True once the rules have ended the game."""
         return self._end is not None
-
-    def is_legal(self, move: Move | str) -> bool:
-        """True if ``move`` may be played now (text that is not a move is not legal)."""
-        try:
-            return self.why_illegal(move) is None
-        except MoveError:
-            return False
 
     def why_illegal(self, move: Move | str) -> str | None:
         """Why a move may not be played now, in a player's words, or None if it may.
@@ -602,24 +580,6 @@ class Position:
             self._turn,
             self._quiet,
         )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Position):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        # Evaluates back to an equal position (the history is not part of equality).
-        return f"Position.from_text({self.to_text()!r}, {self._rules!r})"
-
-    def __copy__(self) -> Position:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Position:
-        return self
 
 
 def _distance(a: int, b: int) -> int:

@@ -15,7 +15,6 @@ Pure Python, standard library only.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -26,6 +25,7 @@ from game.grid import (
     SQUARES,
     InvalidMoveError,
     Square,
+    move_splitter,
     parse_square,
 )
 
@@ -118,34 +118,13 @@ def parse_move(text: str) -> Move:
     return read_move(text)[0]
 
 
+# One move as a record writes it: from, to, and what it captured. What follows a square
+# must not run on into a word.
 _RECORD_MOVE = re.compile(
-    rf"{_SQUARE}\s*-?\s*{_SQUARE}(?:\s*[x×]\s*{_SQUARE}(?:\s*/\s*{_SQUARE})*)?", re.IGNORECASE
+    rf"{_SQUARE}\s*-?\s*{_SQUARE}(?:\s*[x×]\s*{_SQUARE}(?:\s*/\s*{_SQUARE})*)?(?![a-z0-9])",
+    re.IGNORECASE,
 )
-_NUMBER = re.compile(r"\d+\s*\.+|\.\.\.|…")
-_SEPARATOR = re.compile(r"[\s,;]+")
-_WORD = re.compile(r"\S+")
-
-
-def split_moves(text: str) -> Iterator[str]:
-    """The moves written in ``text``, in order: numbered or not, separated by spaces,
-    commas, semicolons or lines (a record's moves, or a bare list).
-
-    Raises ``InvalidMoveError`` at the first word that is not a move, once the moves
-    before it have been given, so a reader can say which move it was.
-    """
-    at = 0
-    while at < len(text):
-        skipped = _SEPARATOR.match(text, at) or _NUMBER.match(text, at)
-        if skipped:
-            at = skipped.end()
-            continue
-        found = _RECORD_MOVE.match(text, at)
-        if found is None:
-            word = _WORD.match(text, at)[0]
-            raise InvalidMoveError(f"{word[:30]!r} is not a move")
-        read_move(found[0])
-        yield found[0]
-        at = found.end()
+split_moves = move_splitter(_RECORD_MOVE, read_move)
 
 
 # --- Position text ---------------------------------------------------------------------

@@ -18,9 +18,10 @@ from django.templatetags.static import static
 
 from game.fragments import Fragments, drawn_by
 from game.grid import SQUARES, Color, Outcome
-from game.maerstanas.engine import ENDS, Position, Score
+from game.maerstanas.engine import ENDS, Position
 from game.maerstanas.notation import Move, Stone, move_of, parse_move
-from game.moves import ended_outside_rules
+from game.moves import Status, ended_outside_rules
+from game.moves import describe as status_of
 
 # Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
 STONE_NAMES = {Stone.STONE: "stone", Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}
@@ -279,75 +280,20 @@ def why(outcome: Outcome) -> str:
     return ended_outside_rules(outcome) or ENDS[outcome.reason]
 
 
-@drawn_by("game/_status.html", "status")
-@dataclass(frozen=True, slots=True)
-class Status:
-    """The status bar: the scores, whose turn, the result."""
-
-    score: Score
-    turn: str  # the side to move; "" once the game is over
-    outcome: Outcome | None
-    headline: str
-    your_color: str  # the viewer's side when they hold exactly one seat, else ""
-    dark_hand: str = ""  # the special stones dark still holds, in words ("" for none rules)
-    light_hand: str = ""
-
-    @property
-    def finished(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def result(self) -> str:
-        return self.outcome.result if self.outcome else ""
-
-    @property
-    def score_line(self) -> str:
-        return str(self.score)
-
-    @property
-    def why(self) -> str:
-        """Why the game ended ("Light resigned"); "" while it goes on."""
-        return why(self.outcome) if self.outcome else ""
-
-    @property
-    def result_text(self) -> str:
-        """ "Dark wins", "Light wins" or "Tie"; "" while the game goes on."""
-        if self.outcome is None:
-            return ""
-        result = self.outcome.result
-        if not result:
-            return "Nobody wins"
-        return "Tie" if result == "tie" else f"{result.capitalize()} wins"
-
-
 def describe(
     position: Position,
     outcome: Outcome | None,
     seated: frozenset[str],
     waiting: bool = False,
 ) -> Status:
-    """The status of ``position`` for a viewer holding the ``seated`` colours.
-
-    ``outcome`` says how the game ended, if it has: a game can end (by resignation)
-    in a position where moves are still legal. A game ``waiting`` for its second
-    player has not started.
-    """
-    turn = "" if outcome else position.turn.value
-    if outcome is not None:
-        winner = "a tie" if outcome.result == "tie" else f"{outcome.result} wins"
-        headline = f"{why(outcome)}: {winner}" if outcome.result else why(outcome)
-    elif waiting:
-        headline = "Waiting for your friend to join" if seated else "Waiting for a second player"
-    elif turn in seated and len(seated) == 1:
-        headline = "Your turn"
-    else:
-        headline = f"{turn.capitalize()} to move"
-    return Status(
-        score=position.score(),
-        turn=turn,
-        outcome=outcome,
-        headline=headline,
-        your_color=next(iter(seated)) if len(seated) == 1 else "",
+    """The status of ``position`` for a viewer holding the ``seated`` colours, with the
+    special stones each side holds (``game.moves.describe``)."""
+    return status_of(
+        position,
+        outcome,
+        seated,
+        waiting,
+        why,
         dark_hand=_hand(position, Color.DARK),
         light_hand=_hand(position, Color.LIGHT),
     )

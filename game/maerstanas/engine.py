@@ -36,11 +36,11 @@ from game.grid import (
     STEPS,
     Color,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     MoveError,
     Outcome,
     Played,
+    PositionBase,
     Square,
     lister,
     square_list,
@@ -85,7 +85,7 @@ _STONE, _THUNDER, _WODEN = Stone.STONE, Stone.THUNDER, Stone.WODEN
 # --- Position ------------------------------------------------------------------
 
 
-class Position:
+class Position(PositionBase):
     """A moment of a game: the board, the side to move, the special stones in hand.
 
     Immutable: ``play`` returns a new position and leaves this one as it was. Make
@@ -264,27 +264,11 @@ class Position:
         )
 
     @property
-    def record(self) -> tuple[str, ...]:
-        """The moves played, in notation, thunder moves with their removals (``T E4xE3/D4``)."""
-        return tuple(played.text for played in self.history)
-
-    @property
     def last_played(self) -> Played | None:
         """The last move of ``history``, or None when it is empty."""
         if self._parent is None:
             return None
         return Played(COLORS[self._parent._turn], self._last, self._last_text())
-
-    @property
-    def history(self) -> tuple[Played, ...]:
-        """The moves that led here, oldest first: since the start, or since the position
-        text this one was set up from (``from_text`` positions have no history)."""
-        moves = []
-        pos = self
-        while (played := pos.last_played) is not None:
-            moves.append(played)
-            pos = pos._parent
-        return tuple(reversed(moves))
 
     def _last_text(self) -> str:
         text = format_move(self._last)
@@ -436,13 +420,6 @@ class Position:
     def must_pass(self) -> bool:
         """True when the side to move has no move but the opponent has one."""
         return self._legal_masks()[3] == _MUST_PASS
-
-    def is_legal(self, move: Move | str) -> bool:
-        """True if ``move`` may be played now (text that is not a move is not legal)."""
-        try:
-            return self.why_illegal(move) is None
-        except InvalidMoveError:
-            return False
 
     def why_illegal(self, move: Move | str) -> str | None:
         """Why a move may not be played now, in a player's words, or None if it may.
@@ -627,21 +604,3 @@ class Position:
             self._turn,
             self._hand,
         )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Position):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        # Evaluates back to an equal position (the history is not part of equality).
-        return f"Position.from_text({self.to_text()!r}, {self._rules!r})"
-
-    def __copy__(self) -> Position:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Position:
-        return self

@@ -11,7 +11,6 @@ never build one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -24,6 +23,7 @@ from game.grid import (
     SQUARES,
     InvalidMoveError,
     Square,
+    move_splitter,
     to_square,
 )
 
@@ -188,32 +188,7 @@ _RECORD_MOVE = re.compile(
     r"(?:pass|(?:[tw]\s*)?[a-g]\s*\d+(?:\s*x\s*[a-g]\s*\d+(?:\s*/\s*[a-g]\s*\d+)*)?)(?![a-z0-9])",
     re.IGNORECASE,
 )
-# Move numbers (``12.``, ``1...``, ``…``) and what separates moves are skipped.
-_NUMBER = re.compile(r"\d+\s*\.+|\.\.\.|…")
-_SEPARATOR = re.compile(r"[\s,;]+")
-_WORD = re.compile(r"\S+")
-
-
-def split_moves(text: str) -> Iterator[str]:
-    """The moves written in ``text``, in order: numbered or not, separated by spaces,
-    commas, semicolons or lines, in any case (a record's moves, or a bare list).
-
-    Raises ``InvalidMoveError`` at the first word that is not a move, once the moves
-    before it have been given, so a reader can say which move it was.
-    """
-    at = 0
-    while at < len(text):
-        skipped = _SEPARATOR.match(text, at) or _NUMBER.match(text, at)
-        if skipped:
-            at = skipped.end()
-            continue
-        found = _RECORD_MOVE.match(text, at)
-        if found is None:
-            word = _WORD.match(text, at)[0]
-            raise InvalidMoveError(f"{word[:30]!r} is not a move")
-        read_move(found[0])  # a square off the board, a square listed twice
-        yield found[0]
-        at = found.end()
+split_moves = move_splitter(_RECORD_MOVE, read_move)
 
 
 # --- Position text ---------------------------------------------------------------------
