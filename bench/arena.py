@@ -16,6 +16,14 @@ interval, and each side's mean seconds a move.
 
 Ratings: the ladder's pairings (each level against the one below, the weakest
 against ``random``) chain into an Elo for every level, ``random`` being 0.
+
+``--game cyngesheall`` plays Cyngesheall instead, from its start position: its
+levels (``byrele`` … ``cyning``) and its reference players (``random``, ``greedy``,
+``uct``); a game is won by the rules' result (a king taken or home, or the other
+side without a move), and drawn by repetition or the 60-ply rule::
+
+    python -m bench.arena --game cyngesheall --seconds 0.1 --games 100
+    python -m bench.arena --game cyngesheall cyning@0.1:uct@0.1 gesith:duguth
 """
 
 from __future__ import annotations
@@ -34,6 +42,10 @@ from itertools import pairwise
 from typing import Any
 
 from game import bots
+from game.cyngesheall import Position as CyngesheallPosition
+from game.cyngesheall import Rules as CyngesheallRules
+from game.cyngesheall import bots as cyngesheall_bots
+from game.cyngesheall.bots import reference as cyngesheall_reference
 from game.engine import SCORINGS, Color, Move, Position, Rules
 from game.maerstanas.bots import reference
 
@@ -42,35 +54,55 @@ REFERENCES: dict[str, Callable[..., Move]] = {
     "heuristic": reference.heuristic_move,
     "aelfric": reference.aelfric_move,
 }
+# Cyngesheall's reference players (``uct`` is each game's own, too).
+CYNGESHEALL_REFERENCES: dict[str, Callable[..., Any]] = {
+    "random": cyngesheall_reference.random_move,
+    "greedy": cyngesheall_reference.greedy_move,
+}
+GAMES = ("maerstanas", "cyngesheall")
 
 
-def ladder() -> list[str]:
-    """Each level against the one below; the weakest against random and the heuristic."""
-    ids = bots.LEVEL_IDS
-    pairs = [f"{ids[0]}:random", f"{ids[0]}:heuristic"]
+def _players(game: str) -> tuple[Any, dict[str, Callable[..., Any]], Any]:
+    """A game's levels (a module with ``LEVEL_IDS``, ``STRONGEST``, ``choose_move``),
+    its reference players and the module of its ``uct_move``."""
+    if game == "cyngesheall":
+        return cyngesheall_bots, CYNGESHEALL_REFERENCES, cyngesheall_reference
+    return bots, REFERENCES, reference
+
+
+def ladder(game: str = "maerstanas") -> list[str]:
+    """Each level against the one below; the weakest against random and the heuristic
+    (Cyngesheall's against random and greedy)."""
+    ids = _players(game)[0].LEVEL_IDS
+    second = "greedy" if game == "cyngesheall" else "heuristic"
+    pairs = [f"{ids[0]}:random", f"{ids[0]}:{second}"]
     pairs += [f"{upper}:{lower}" for lower, upper in pairwise(ids)]
     return pairs
 
 
-def goals(seconds: float) -> list[str]:
-    """The strongest level at ``seconds`` a move against Aelfric, against plain UCT given
-    the same time, and (the moonshot) against plain UCT given four times as long."""
-    strongest = f"{bots.STRONGEST.id}@{seconds:g}"
+def goals(seconds: float, game: str = "maerstanas") -> list[str]:
+    """The strongest level at ``seconds`` a move against Aelfric (Cyngesheall's against
+    greedy), against plain UCT given the same time, and (the moonshot) against plain
+    UCT given four times as long."""
+    strongest = f"{_players(game)[0].STRONGEST.id}@{seconds:g}"
     return [
-        f"{strongest}:aelfric",
+        f"{strongest}:{'greedy' if game == 'cyngesheall' else 'aelfric'}",
         f"{strongest}:uct@{seconds:g}",
         f"{strongest}:uct@{4 * seconds:g}",
     ]
 
 
 def move_of(player: str, position: Position, rng: random.Random) -> Move:
-    """The move ``player`` (a level or a reference, maybe with ``@seconds``) chooses."""
+    """The move ``player`` (a level or a reference, maybe with ``@seconds``) chooses,
+    in a game of the position's kind."""
+    game = "cyngesheall" if isinstance(position, CyngesheallPosition) else "maerstanas"
+    levels, references, uct = _players(game)
     name, _, seconds = player.partition("@")
     if name == "uct":
-        return reference.uct_move(position, rng, float(seconds or 1))
-    if name in REFERENCES:
-        return REFERENCES[name](position, rng)
-    return bots.choose_move(
+        return uct.uct_move(position, rng, float(seconds or 1))
+    if name in references:
+        return references[name](position, rng)
+    return levels.choose_move(
         position,
         name,
         seconds=float(seconds) if seconds else None,
@@ -78,11 +110,12 @@ def move_of(player: str, position: Position, rng: random.Random) -> Move:
     )
 
 
-def check_player(player: str) -> str:
-    """``player`` if it names a level or a reference player; raises
+def check_player(player: str, game: str = "maerstanas") -> str:
+    """``player`` if it names a level or a reference player of ``game``; raises
     ``ArgumentTypeError`` (or ``ValueError`` for a time that is not a number) if not."""
+    levels, references, _ = _players(game)
     name, _, seconds = player.partition("@")
-    if name not in REFERENCES and name != "uct" and name not in bots.LEVEL_IDS:
+    if name not in references and name != "uct" and name not in levels.LEVEL_IDS:
         raise argparse.ArgumentTypeError(f"{player!r} is not a player")
     if seconds:
         float(seconds)
@@ -98,15 +131,17 @@ class Game:
     seconds: dict[str, list[float]] = field(default_factory=dict)  # by player: total, moves
 
 
-def play_game(pairing: str, index: int, rules: Rules, seed: int) -> Game:
-    """Game ``index`` of a pairing: the first player has dark in even games."""
+def play_game(pairing: str, index: int, rules: Rules | CyngesheallRules, seed: int) -> Game:
+    """Game ``index`` of a pairing: the first player has dark in even games. The rules'
+    kind says the game: Mǽrstánas's ``Rules`` or Cyngesheall's."""
     first, second = pairing.split(":")
     rng = random.Random(f"{seed}:{pairing}:{index}")
     players = {Color.DARK: first, Color.LIGHT: second}
     if index % 2:
         players = {Color.DARK: second, Color.LIGHT: first}
     spent = {first: [0.0, 0], second: [0.0, 0]}
-    position = Position.start(rules)
+    cyngesheall = isinstance(rules, CyngesheallRules)
+    position = CyngesheallPosition.start(rules) if cyngesheall else Position.start(rules)
     while not position.is_over:
         player = players[position.turn]
         started = time.perf_counter()
@@ -114,8 +149,12 @@ def play_game(pairing: str, index: int, rules: Rules, seed: int) -> Game:
         spent[player][0] += time.perf_counter() - started
         spent[player][1] += 1
         position = position.play(move)
-    dark, light = position.score()
     first_color = Color.DARK if players[Color.DARK] == first else Color.LIGHT
+    if cyngesheall:
+        winner = position.winner
+        points = 0.5 if winner is None else float(winner is first_color)
+        return Game(pairing, points, spent)
+    dark, light = position.score()
     mine, theirs = (dark, light) if first_color is Color.DARK else (light, dark)
     points = 0.5 if mine == theirs else float(mine > theirs)
     return Game(pairing, points, spent)
@@ -278,10 +317,10 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def ratings(rows: list[Row]) -> dict[str, int]:
+def ratings(rows: list[Row], game: str = "maerstanas") -> dict[str, int]:
     """The levels' Elo, chained along the ladder from ``random`` at 0."""
     by_pairing = {row.pairing: row for row in rows}
-    ids = bots.LEVEL_IDS
+    ids = _players(game)[0].LEVEL_IDS
     found: dict[str, int] = {}
     rating = 0.0
     for lower, upper in pairwise(("random", *ids)):
@@ -301,7 +340,9 @@ def merged(saved: list[dict[str, Any]], rows: list[Row]) -> list[Row]:
     return [*kept, *fresh.values()]
 
 
-def _rules_dict(rules: Rules) -> dict[str, object]:
+def _rules_dict(rules: Rules | CyngesheallRules) -> dict[str, object]:
+    if isinstance(rules, CyngesheallRules):
+        return {"game": "cyngesheall"}
     return {
         "special_stones": rules.special_stones,
         "scoring": rules.scoring,
@@ -312,6 +353,9 @@ def _rules_dict(rules: Rules) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pairings", nargs="*", help="first:second, e.g. wita@1:uct@1")
+    parser.add_argument(
+        "--game", choices=GAMES, default="maerstanas", help="the game played (maerstanas)"
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument(
         "--seconds",
@@ -346,19 +390,30 @@ def main(argv: list[str] | None = None) -> None:
     for option in ("update", "more"):
         if getattr(args, option) and not args.json:
             parser.error(f"--{option} needs --json PATH, the file to update")
-    pairings = args.pairings or [*ladder(), *(p for s in args.seconds for p in goals(s))]
+    if args.game == "cyngesheall" and (
+        args.no_special_stones or args.wraparound or args.scoring != "standard"
+    ):
+        parser.error("Cyngesheall has no rule options")
+    pairings = args.pairings or [
+        *ladder(args.game),
+        *(p for s in args.seconds for p in goals(s, args.game)),
+    ]
     for pairing in pairings:
         if pairing.count(":") != 1:
             parser.error(f"{pairing!r} is not a pairing: write first:second")
         for player in pairing.split(":"):
             try:
-                check_player(player)
+                check_player(player, args.game)
             except (argparse.ArgumentTypeError, ValueError) as exc:
                 parser.error(str(exc))
-    rules = Rules(
-        special_stones=not args.no_special_stones,
-        scoring=args.scoring,
-        wraparound=args.wraparound,
+    rules: Rules | CyngesheallRules = (
+        CyngesheallRules()
+        if args.game == "cyngesheall"
+        else Rules(
+            special_stones=not args.no_special_stones,
+            scoring=args.scoring,
+            wraparound=args.wraparound,
+        )
     )
     saved = None
     if (args.update or args.more) and os.path.exists(args.json):
@@ -370,7 +425,8 @@ def main(argv: list[str] | None = None) -> None:
     first = {pairing: row.games for pairing, row in earlier.items()} if args.more else {}
     started = time.monotonic()
     rows = run(pairings, args.games, rules, args.seed, args.jobs, first)
-    print(f"{rules}, {args.jobs} processes, {time.monotonic() - started:.0f} s")
+    name = "Cyngesheall" if args.game == "cyngesheall" else str(rules)
+    print(f"{name}, {args.jobs} processes, {time.monotonic() - started:.0f} s")
     print(table(rows))
     commands = ["python -m bench.arena " + " ".join(sys.argv[1:] if argv is None else argv)]
     if saved is not None:
@@ -382,7 +438,7 @@ def main(argv: list[str] | None = None) -> None:
         commands = [*saved["commands"], *commands]
         print(f"with the other rows of {args.json}:")
         print(table(rows))
-    found = ratings(rows)
+    found = ratings(rows, args.game)
     if found:
         print("Elo, random = 0: " + ", ".join(f"{k} {v:+d}" for k, v in found.items()))
     if args.json:

@@ -7,6 +7,11 @@ Run ``python -m bench.engine`` (``--help`` for options). Each playout starts fro
 own figures follow: its guided playouts on the bitboards (``search.playout``) and
 whole MCTS iterations (tree walk, expansion, playout, update), both from the
 start position, on one core.
+
+Cyngesheall's figures follow Mǽrstánas's, measured the same way: random games
+through its public API (``game.cyngesheall.Position``), then its search's guided
+playouts (``game.cyngesheall.bots.search.playout``, cut off and judged after
+``PLAYOUT_PLIES`` plies) and MCTS iterations from its start position.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import random
 import statistics
 import time
 
+from game.cyngesheall import Position as CyngesheallPosition
+from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
 from game.maerstanas.bots import search
 
@@ -60,6 +67,47 @@ def measure_search(rules: Rules, seconds: float, seed: int) -> tuple[float, floa
     return playout_rate, iterations / (time.perf_counter() - started)
 
 
+def cyngesheall_playout(rng: random.Random) -> CyngesheallPosition:
+    """Play one random game of Cyngesheall to its end and return the final position."""
+    pos = CyngesheallPosition.start()
+    while not pos.is_over:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def measure_cyngesheall(seconds: float, seed: int) -> tuple[float, float]:
+    """Cyngesheall's random games a second through the public API, and their mean plies."""
+    rng = random.Random(seed)
+    games = plies = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        for _ in range(10):
+            plies += cyngesheall_playout(rng).ply
+        games += 10
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - started), plies / games
+
+
+def measure_cyngesheall_search(seconds: float, seed: int) -> tuple[float, float]:
+    """Cyngesheall's guided playouts a second, and MCTS iterations a second, from its
+    start position."""
+    rng = random.Random(seed)
+    start = CyngesheallPosition.start()
+    playouts = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            cyngesheall_search.playout(start, rng)
+        playouts += 20
+    playout_rate = playouts / (time.perf_counter() - started)
+    started = time.perf_counter()
+    _, iterations = cyngesheall_search.search_tree(start, rng, deadline=started + seconds)
+    return playout_rate, iterations / (time.perf_counter() - started)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print playouts per second for each rule set (best and median of the rounds)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -92,6 +140,19 @@ def main(argv: list[str] | None = None) -> None:
             f"{name:20} {statistics.median(playouts):8,.0f} guided playouts/s, "
             f"{statistics.median(iterations):8,.0f} MCTS iterations/s (search, median)"
         )
+    rounds = [measure_cyngesheall(args.seconds, args.seed + n) for n in range(args.rounds)]
+    rates = [rate for rate, _ in rounds]
+    print(
+        f"{'cyngesheall':20} {max(rates):8,.0f} playouts/s best, "
+        f"{statistics.median(rates):8,.0f} median "
+        f"({args.rounds}×{args.seconds:g}s, {rounds[-1][1]:.1f} plies a game)"
+    )
+    rounds = [measure_cyngesheall_search(args.seconds, args.seed + n) for n in range(args.rounds)]
+    playouts, iterations = zip(*rounds, strict=True)
+    print(
+        f"{'cyngesheall':20} {statistics.median(playouts):8,.0f} guided playouts/s, "
+        f"{statistics.median(iterations):8,.0f} MCTS iterations/s (search, median)"
+    )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ Each level is a way of choosing a move (``choose_move``):
   enemy king's way home, a capture half the time, else a random move that does
   not stop where it could be sandwiched;
 - the next plays the move whose position the evaluation likes best one ply deep
-  (``search.evaluate``), never one that lets the other side win at once;
+  (``search.evaluate``, blurred by up to 1.5 stones of noise so that it is beaten
+  more often than not by the next), never one that lets the other side win at once;
 - the middle one searches two plies deep, its move and every reply, by the
   evaluation (``search.shallow``);
 - the two strongest search with Monte Carlo tree search and its solver
@@ -60,7 +61,7 @@ LEVELS: tuple[Level, ...] = (
         "scop",
         "Scop",
         "Plays like the hall's poet: takes what lies in reach and sings of it, "
-        "and never looks past the next move.",
+        "never looks past the next move, and often misjudges that one.",
         0.01,
         "greedy",
     ),
@@ -77,7 +78,7 @@ LEVELS: tuple[Level, ...] = (
         "Gesíþ",
         "Plays like the king's companion: follows three hundred lines of play before "
         "each move, and sees a king's race two moves off.",
-        0.05,
+        0.1,
         "search",
         playouts=300,
         solver=True,
@@ -214,7 +215,7 @@ def _greedy(position: Position, moves: list[Move], rng: random.Random) -> Move:
             value = -search.evaluate(
                 after._dark, after._light, after._kings, after._commanders, 1 - me
             )
-        value += 0.8 * rng.random()
+        value += 1.5 * rng.random()
         if value > best:
             best_move, best = move, value
     return best_move
