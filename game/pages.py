@@ -619,8 +619,10 @@ def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame
 # The About page ----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def arena_ratings() -> dict[str, int]:
-    """The levels' Elo ratings, from the arena's last full run (``make arena``)."""
-    path = settings.BASE_DIR / "docs" / "arena.json"
+@lru_cache(maxsize=4)
+def arena_ratings(game: str = "maerstanas") -> dict[str, int]:
+    """The levels' Elo ratings, from the arena's last full run (``make arena``):
+    ``docs/arena.json`` for Mǽrstánas, ``docs/arena-<game>.json`` for another game."""
+    name = "arena.json" if game == "maerstanas" else f"arena-{game}.json"
+    path = settings.BASE_DIR / "docs" / name
     return json.loads(path.read_text(encoding="utf-8"))["ratings"] if path.exists() else {}

@@ -400,3 +400,19 @@ def test_the_position_page_edits_a_cyngesheall_set_up_and_plays_on_from_it(clien
     assert answer.status_code == 303
     game = Game.objects.get()
     assert (game.kind, game.position_text) == ("cyngesheall", moved)
+
+
+def test_a_whole_game_is_reviewed_with_its_graph_and_judged_moves(client):
+    game = played(client, SHORT_GAME_START)
+    assert client.post(f"/g/{game.public_id}/resign").status_code == 303
+    answer = client.post(f"/g/{game.public_id}/analyse", {"ply": 0, "whole": "on"})
+    assert answer.status_code == 303
+    keys = sorted({row.key for row in Analysis.objects.filter(kind="cyngesheall")})
+    assert len(keys) == len(SHORT_GAME_START) + 1
+    computer.analyse.call(keys, 0.05, "cyngesheall")
+    text = page(client, game, "?ply=2")
+    assert "<svg" in text and "estimate-desc" in text  # the graph of the chances
+    assert "data-review-side" in text
+
+
+SHORT_GAME_START = ["D7-D2", "E2-E4", "C6-G6", "F3-E3", "B5-B2", "G4-G5"]

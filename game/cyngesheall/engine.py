@@ -8,7 +8,7 @@ position: ``start``, ``play``, ``legal_moves``, ``record``, ``outcome()``.
 
 The position is four bitboards (dark's pieces, light's, the kings, the commanders;
 bit ``row * 7 + column``). What a move needs is looked up, not searched: the squares
-strictly between any two squares on a line (``_BETWEEN``), and, for each square, the
+strictly between any two squares on a line (``BETWEEN``), and, for each square, the
 pairs (neighbour, square beyond) that a piece landing there may sandwich.
 
 Typical use::
@@ -62,7 +62,19 @@ from game.grid import (
     to_square,
 )
 
-__all__ = ["ENDS", "GOALS", "Position", "Rules", "Score"]
+# The lines of the board (``ROOK_RAYS``, ``QUEEN_RAYS``, ``BETWEEN``, ``PINCERS``) are
+# the computer players' too.
+__all__ = [
+    "BETWEEN",
+    "ENDS",
+    "GOALS",
+    "PINCERS",
+    "QUEEN_RAYS",
+    "ROOK_RAYS",
+    "Position",
+    "Rules",
+    "Score",
+]
 
 # --- Lines of the board, built once -------------------------------------------------
 
@@ -82,9 +94,9 @@ def _ray(square: int, dr: int, dc: int) -> tuple[Square, ...]:
     return tuple(found)
 
 
-_ROOK_RAYS = tuple(tuple(_ray(sq, dr, dc) for dr, dc in _ROOK) for sq in range(NUM_SQUARES))
-_QUEEN_RAYS = tuple(
-    rays + tuple(_ray(sq, dr, dc) for dr, dc in _DIAGONAL) for sq, rays in enumerate(_ROOK_RAYS)
+ROOK_RAYS = tuple(tuple(_ray(sq, dr, dc) for dr, dc in _ROOK) for sq in range(NUM_SQUARES))
+QUEEN_RAYS = tuple(
+    rays + tuple(_ray(sq, dr, dc) for dr, dc in _DIAGONAL) for sq, rays in enumerate(ROOK_RAYS)
 )
 
 
@@ -93,7 +105,7 @@ def _between_table() -> tuple[tuple[int | None, ...], ...]:
     column or diagonal, else None; a diagonal's mask has bit 49 set, marking it."""
     table = [[None] * NUM_SQUARES for _ in range(NUM_SQUARES)]
     for origin in range(NUM_SQUARES):
-        for index, ray in enumerate(_QUEEN_RAYS[origin]):
+        for index, ray in enumerate(QUEEN_RAYS[origin]):
             passed = 0
             for target in ray:
                 table[origin][target] = passed | (_DIAGONAL_MARK if index >= 4 else 0)
@@ -103,14 +115,14 @@ def _between_table() -> tuple[tuple[int | None, ...], ...]:
 
 _DIAGONAL_MARK = 1 << NUM_SQUARES
 _BOARD = _DIAGONAL_MARK - 1
-_BETWEEN = _between_table()
+BETWEEN = _between_table()
 
 # For each square, the (neighbour bit, beyond bit) pairs a piece landing there may
 # sandwich, north, west, east, south: the board's edge never helps.
-_PINCERS = tuple(
+PINCERS = tuple(
     tuple(
         (1 << ray[0], 1 << ray[1])
-        for ray in _ROOK_RAYS[square]
+        for ray in ROOK_RAYS[square]
         if len(ray) >= 2  # pragma: no mutate (a one-square ray has no square beyond)
     )
     for square in range(NUM_SQUARES)
@@ -314,7 +326,7 @@ class Position(PositionBase):
         if not self._captured or self._last is None:
             return ()
         target = self._last.target
-        return tuple(ray[0] for ray in _ROOK_RAYS[target] if ray and self._captured >> ray[0] & 1)
+        return tuple(ray[0] for ray in ROOK_RAYS[target] if ray and self._captured >> ray[0] & 1)
 
     @property
     def last_played(self) -> Played | None:
@@ -371,7 +383,7 @@ class Position(PositionBase):
         if self._end is not None or not own >> origin & 1:
             return ()
         occupied = self._dark | self._light
-        rays = _QUEEN_RAYS[origin] if self._commanders >> origin & 1 else _ROOK_RAYS[origin]
+        rays = QUEEN_RAYS[origin] if self._commanders >> origin & 1 else ROOK_RAYS[origin]
         found = []
         for ray in rays:
             for target in ray:
@@ -394,7 +406,7 @@ class Position(PositionBase):
             own ^= low
             origin = low.bit_length() - 1
             row = MOVES[origin]
-            for ray in _QUEEN_RAYS[origin] if commanders & low else _ROOK_RAYS[origin]:
+            for ray in QUEEN_RAYS[origin] if commanders & low else ROOK_RAYS[origin]:
                 for target in ray:
                     if occupied >> target & 1:
                         break
@@ -429,7 +441,7 @@ class Position(PositionBase):
             return f"the piece on {name} is {who.opponent}'s: {who} is to move"
         if origin == target:
             return f"{name}-{goal} does not move"
-        between = _BETWEEN[origin][target]
+        between = BETWEEN[origin][target]
         piece = self.piece_at(origin)[1]
         if between is None or (between & _DIAGONAL_MARK and piece is not Piece.COMMANDER):
             how = "in a straight line" if piece is Piece.COMMANDER else "along a row or a column"
@@ -464,7 +476,7 @@ class Position(PositionBase):
         turn = self._turn
         own, other = (self._light, self._dark) if turn else (self._dark, self._light)
         occupied = own | other
-        between = _BETWEEN[origin][target]
+        between = BETWEEN[origin][target]
         origin_bit, target_bit = 1 << origin, 1 << target
         commanders = self._commanders
         if (
@@ -487,7 +499,7 @@ class Position(PositionBase):
         elif commanders & origin_bit:
             commanders ^= origin_bit | target_bit
         captured = 0
-        for near, beyond in _PINCERS[target]:
+        for near, beyond in PINCERS[target]:
             if other & near and own & beyond:
                 captured |= near
         child = object.__new__(Position)

@@ -89,8 +89,11 @@ def about_kind(request: HttpRequest, name: str) -> HttpResponse:
         raise Http404("there is no such game") from None
     if kind is DEFAULT:
         return redirect("about")
-    # No arena has rated these levels yet: the ladder is shown without ratings.
-    levels = [(number, level, None) for number, level in enumerate(kind.players.levels, 1)]
+    ratings = arena_ratings(kind.name)
+    levels = [
+        (number, level, ratings.get(level.id))
+        for number, level in enumerate(kind.players.levels, start=1)
+    ]
     return render(request, f"{kind.name}/about.html", {"kind": kind, "levels": levels})
 
 

@@ -45,7 +45,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from game.cyngesheall.engine import _BETWEEN, _PINCERS, Position
+from game.cyngesheall import engine
+from game.cyngesheall.engine import BETWEEN, PINCERS, Position
 from game.cyngesheall.notation import MOVES, Move
 from game.cyngesheall.rules import QUIET_LIMIT
 from game.grid import COL_A, FULL, NUM_SQUARES, SIZE, Color
@@ -66,32 +67,16 @@ __all__ = [
 
 # --- Tables ------------------------------------------------------------------------
 
-_ROOK = ((-1, 0), (0, -1), (0, 1), (1, 0))
-_DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+
+def _plain(rays: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(square) for square in ray) for ray in rays if ray)
 
 
-def _ray(square: int, dr: int, dc: int) -> tuple[int, ...]:
-    row, col = divmod(square, SIZE)
-    found = []
-    row, col = row + dr, col + dc
-    while 0 <= row < SIZE and 0 <= col < SIZE:
-        found.append(row * SIZE + col)
-        row, col = row + dr, col + dc
-    return tuple(found)
-
-
-# The rays from each square, as plain ints: four for the rook's moves, then four
-# diagonals for the commander; empty rays left out (they cost a loop for nothing).
-ROOK_RAYS = tuple(
-    tuple(ray for ray in (_ray(sq, dr, dc) for dr, dc in _ROOK) if ray) for sq in range(NUM_SQUARES)
-)
-DIAGONAL_RAYS = tuple(
-    tuple(ray for ray in (_ray(sq, dr, dc) for dr, dc in _DIAGONAL) if ray)
-    for sq in range(NUM_SQUARES)
-)
+# The engine's rays from each square as plain ints, empty ones left out (they cost a
+# loop for nothing): four for the rook's moves, then the commander's four diagonals.
+ROOK_RAYS = tuple(_plain(rays) for rays in engine.ROOK_RAYS)
+DIAGONAL_RAYS = tuple(_plain(rays[4:]) for rays in engine.QUEEN_RAYS)
 QUEEN_RAYS = tuple(r + d for r, d in zip(ROOK_RAYS, DIAGONAL_RAYS, strict=True))
-# The squares a piece landing on a square may sandwich, as bits: (neighbour, beyond).
-PINCERS = _PINCERS
 # Each side's goal: the corner its king races for (dark's G1, light's A7).
 GOAL = (6, 42)
 GOAL_BITS = (1 << 6, 1 << 42)
@@ -101,7 +86,7 @@ _LINE = tuple(
     tuple(
         None
         if sq == goal or (sq // SIZE != goal // SIZE and sq % SIZE != goal % SIZE)
-        else _BETWEEN[sq][goal]
+        else BETWEEN[sq][goal]
         for sq in range(NUM_SQUARES)
     )
     for goal in GOAL
