@@ -92,7 +92,8 @@ def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
             squares.append(f"{cell.color}-{cell.kind}" if cell.color else "")
             if cell.color:
                 stones[cell.color] += 1
-    label = f"The board: {stones['dark']} dark stones, {stones['light']} light stones"
+    words = "stones" if kind.name == "maerstanas" else "pieces"
+    label = f"The board: {stones['dark']} dark {words}, {stones['light']} light {words}"
     return MiniBoard(tuple(squares), label)
 
 

@@ -416,3 +416,14 @@ def test_a_whole_game_is_reviewed_with_its_graph_and_judged_moves(client):
 
 
 SHORT_GAME_START = ["D7-D2", "E2-E4", "C6-G6", "F3-E3", "B5-B2", "G4-G5"]
+
+
+def test_a_cyngesheall_game_between_people_is_listed_to_watch(client):
+    game, tokens = play.create_game("friend", Rules(), "dark")
+    play.join(game.public_id, play.invite_code(game))
+    game.refresh_from_db()
+    dark = {"dark": tokens["dark"]}
+    play.make_move(game.public_id, dark, "B6-C5", 0)
+    text = client.get("/watch/").content.decode()
+    assert f'data-watch-game="{game.public_id}"' in text
+    assert "Cyngesheall" in text

@@ -44,7 +44,7 @@ class Cell(NamedTuple):
 
     name: str
     color: str  # "" for an empty square
-    piece: str  # "king", "commander" or "stone"; "" when empty
+    kind: str  # the piece: "king", "commander" or "stone"; "" when empty
     image: str
     label: str  # what a screen reader says
     value: str  # the move its button plays (the picked piece to here); "" for none
@@ -143,7 +143,7 @@ def draw_board(
                 Cell(
                     name=str(square),
                     color=color,
-                    piece=piece,
+                    kind=piece,
                     image=piece_image(color, piece) if color else "",
                     label=_label(square, color, piece, value, pick, reason, square == origin),
                     value=value,
