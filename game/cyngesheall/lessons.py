@@ -8,36 +8,27 @@ and ``attempt`` says whether the move does what the task asks, or why not.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from game import teaching
 from game.cyngesheall.engine import Position
-from game.cyngesheall.notation import START_TEXT, Move, read_move
+from game.cyngesheall.notation import START_TEXT, Move, parse_move
 from game.cyngesheall.rules import (
     END_KING_CAPTURED,
     END_KING_HOME,
     END_SIXTY_PLIES,
     Rules,
 )
-from game.grid import MoveError, parse_square
+from game.grid import parse_square
+from game.teaching import Attempt, BaseLesson
 
 __all__ = ["LESSONS", "Attempt", "Lesson", "attempt"]
 
-# What a check says of a move that is legal but not the answer; None when it is.
-Check = Callable[[Position, Position, Move], str | None]
-
 
 @dataclass(frozen=True, slots=True)
-class Lesson:
-    """One lesson: what it teaches, the position of its task and the check of a move."""
+class Lesson(BaseLesson):
+    """A Cyngesheall lesson (``game.teaching.BaseLesson``)."""
 
-    slug: str
-    title: str
-    text: tuple[str, ...]  # the explanation, a paragraph each
-    task: str
-    start: str  # the position text of the task's board
-    check: Check
-    praise: str  # said when the task is done
     stone: str = ""  # the piece picked when the lesson opens (the page's choice)
     hinges: bool = False  # a tafl board draws no hinges
     rules: Rules = Rules()
@@ -51,36 +42,10 @@ class Lesson:
         return attempt(self, text)
 
 
-@dataclass(frozen=True, slots=True)
-class Attempt:
-    """A move tried on a lesson's board: the position it leads to and what it did
-    (``refused``: the rules' reason when it could not be played; the board then
-    stays as it was)."""
-
-    move: str
-    position: Position
-    solved: bool
-    message: str
-    refused: str = ""
-    unreadable: bool = False  # the text is no move at all (``refused`` says why)
-
-
 def attempt(lesson: Lesson, text: str) -> Attempt:
-    """Try the move written ``text`` on ``lesson``'s board. Never raises for bad input:
-    text that is not a move, or a move the rules forbid, comes back ``refused``."""
-    before = lesson.position
-    try:
-        move, _ = read_move(text)
-        reason = before.why_illegal(move)
-    except MoveError as error:
-        return Attempt(text, before, False, "", refused=str(error), unreadable=True)
-    if reason is not None:
-        return Attempt(str(move), before, False, "", refused=f"{move} cannot be played: {reason}")
-    after = before.play(move)
-    why_not = lesson.check(before, after, move)
-    if why_not is None:
-        return Attempt(str(move), after, True, lesson.praise)
-    return Attempt(str(move), after, False, why_not)
+    """Try the move written ``text`` on ``lesson``'s board (``game.teaching.attempt``):
+    nothing in Cyngesheall follows a move by itself."""
+    return teaching.attempt(lesson, text, parse_move, lambda position: position)
 
 
 # The checks ------------------------------------------------------------------------------

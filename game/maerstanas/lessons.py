@@ -9,28 +9,19 @@ player's words. Nothing is saved: the move travels in the page's address.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from game.grid import Color, MoveError, parse_square
+from game import teaching
+from game.grid import Color, parse_square
 from game.maerstanas.engine import Position, Rules
 from game.maerstanas.notation import PASS, Move, Stone, parse_move
-
-# What a check says of a move that is legal but not the answer; None when it is.
-Check = Callable[[Position, Position, Move], str | None]
+from game.teaching import Attempt, BaseLesson, Check
 
 
 @dataclass(frozen=True, slots=True)
-class Lesson:
-    """One lesson: what it teaches, the position of its task and the check of a move."""
+class Lesson(BaseLesson):
+    """A Mǽrstánas lesson (``game.teaching.BaseLesson``), on a board of its rules."""
 
-    slug: str
-    title: str
-    text: tuple[str, ...]  # the explanation, a paragraph each
-    task: str
-    start: str  # the position text of the task's board
-    check: Check
-    praise: str  # said when the task is done
     stone: Stone = Stone.STONE  # the kind of stone chosen when the lesson opens
     hinges: bool = False  # draw each stone's scoring hinges
     rules: Rules = Rules()  # a variant's lesson plays by its rules
@@ -44,47 +35,16 @@ class Lesson:
         return attempt(self, text)
 
 
-@dataclass(frozen=True, slots=True)
-class Attempt:
-    """A move tried on a lesson's board: the position it leads to and what it did.
-
-    ``refused`` is the rules' reason when the move could not be played at all (the
-    board then stays as it was); ``message`` says what the move did, and ``solved``
-    whether that is what the task asked.
-    """
-
-    move: str
-    position: Position
-    solved: bool
-    message: str
-    refused: str = ""
-    unreadable: bool = False  # the text is no move at all (``refused`` says why)
-
-
 def attempt(lesson: Lesson, text: str) -> Attempt:
-    """Try the move written ``text`` on ``lesson``'s board.
+    """Try the move written ``text`` on ``lesson``'s board: after a legal move the
+    passes it forces are played, as in a game (``game.teaching.attempt``)."""
+    return teaching.attempt(lesson, text, parse_move, _passes)
 
-    Never raises for bad input: text that is not a move, or a move the rules forbid,
-    comes back ``refused`` with the reason and the board unchanged. After a legal
-    move the passes it forces are played, as in a game.
-    """
-    before = lesson.position
-    try:
-        move = parse_move(text)
-        reason = before.why_illegal(move)
-    except MoveError as error:
-        return Attempt(text, before, False, "", refused=str(error), unreadable=True)
-    if reason is not None:
-        # Some reasons name the move already ("W D4: D4 is not your opponent's stone").
-        reason = reason.removeprefix(f"{move}: ")
-        return Attempt(str(move), before, False, "", refused=f"{move} cannot be played: {reason}")
-    after = before.play(move)
-    while after.must_pass:  # as a game plays them
-        after = after.play(PASS)
-    why_not = lesson.check(before, after, move)
-    if why_not is None:
-        return Attempt(str(move), after, True, lesson.praise)
-    return Attempt(str(move), after, False, why_not)
+
+def _passes(position: Position) -> Position:
+    while position.must_pass:  # as a game plays them
+        position = position.play(PASS)
+    return position
 
 
 # Helpers for the checks: what a move did, in words ----------------------------------------
