@@ -303,11 +303,12 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 @limits.limited(limits.API_WRITE, _too_many)
 def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     """Play a move for the token's seat at the ply the program saw; the new state."""
-    held = _held(request, _game(game_id))
+    game = _game(game_id)
+    held = _held(request, game)
     data = _body(request)
     move = _field(data, "move", str, None) if "move" in data else None
     if move is None:
-        raise ApiError(400, 'send the move as \'move\', e.g. "E4", "T E4" or "W E4"')
+        raise ApiError(400, f"send the move as 'move', e.g. {game.game_kind.examples}")
     if "ply" not in data:
         raise ApiError(400, "send the ply you saw as 'ply', so a stale move is never played")
     ply = _field(data, "ply", int, None)

@@ -156,6 +156,14 @@ class GameKind:
     remembers: bool = False
     # The line that ends a record (``final_line``), when it is not the score.
     score_line: Callable[[Any], str] | None = None
+    # Moves as its notation writes them, for messages that show how ("E4", "T E4").
+    example_moves: tuple[str, ...] = ()
+
+    @property
+    def examples(self) -> str:
+        """The example moves in words: ``"E4", "T E4" or "W E4"``."""
+        quoted = [f'"{move}"' for move in self.example_moves]
+        return " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
 
     def replay(self, start: GamePosition, moves: Iterable[Any]) -> GamePosition:
         """``start`` with ``moves`` played in turn. Raises ``MoveError``'s kinds, saying

@@ -427,3 +427,20 @@ def test_a_cyngesheall_game_between_people_is_listed_to_watch(client):
     text = client.get("/watch/").content.decode()
     assert f'data-watch-game="{game.public_id}"' in text
     assert "Cyngesheall" in text
+
+
+def test_the_api_says_how_a_cyngesheall_move_is_written():
+    client = Client()
+    body = client.post(
+        "/api/games",
+        json.dumps({"game": "cyngesheall", "mode": "friend", "color": "dark"}),
+        content_type="application/json",
+    ).json()
+    answer = client.post(
+        f"/api/games/{body['id']}/moves",
+        json.dumps({"ply": 0}),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {body['token']}"},
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {"error": 'send the move as \'move\', e.g. "B6-B2" or "C7-C3xC2/D3"'}

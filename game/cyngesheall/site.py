@@ -71,4 +71,5 @@ KIND = GameKind(
     rating_family=rating_family,
     remembers=True,
     score_line=score_line,
+    example_moves=("B6-B2", "C7-C3xC2/D3"),
 )

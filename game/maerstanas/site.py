@@ -51,4 +51,5 @@ KIND = GameKind(
     ),
     rules_doc="RULES.md",
     rating_family=rating_family,
+    example_moves=("E4", "T E4", "W E4"),
 )
