@@ -203,3 +203,31 @@ def test_a_record_downloaded_imports_as_cyngesheall(site, new_page):
     assert imported != game_id
     assert api(site, imported)["game"] == "cyngesheall"
     assert page.get_attribute('[data-square="D4"]', "data-piece") == "stone"
+
+
+def test_a_hint_a_takeback_and_a_look_back_against_the_computer(site, new_page):
+    players = find_kind("cyngesheall").players
+    weakest = players.levels[0]
+    page = new_page()
+    game_id = start_cyngesheall(page, site, mode="computer", color="dark", level=weakest.id)
+    page.click("[data-hint-button]")
+    page.wait_for_selector("[data-hint]", timeout=int((players.strongest.seconds + 3) * 1000))
+    hinted = page.get_attribute("[data-hint-move]", "data-hint-move")
+    origin, target = hinted.split("-")
+    assert page.get_attribute(f'[data-square="{target}"]', "data-hint") is not None
+    # The hinted piece is picked: one click on its square plays the hint.
+    page.click(f'[data-square="{target}"] button')
+    page.wait_for_selector('#game[data-ply="2"].game--to-move', timeout=5000)
+    assert api(site, game_id)["record"][0] == hinted
+    page.click("[data-takeback]")
+    page.wait_for_selector('#game[data-ply="0"].game--to-move')
+    assert api(site, game_id)["record"] == []
+    play_move(page, "B6-E3")
+    page.wait_for_selector('#game[data-ply="2"].game--to-move', timeout=5000)
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#game[data-ply="1"]')
+    assert page.get_attribute('[data-square="E3"]', "data-piece") == "commander"
+    assert page.locator("#board a, #board button[name=move]").count() == 0
+    page.keyboard.press("End")
+    page.wait_for_selector('#game[data-ply="2"].game--to-move')
