@@ -876,6 +876,10 @@ def test_every_page_passes_axe(site, new_page, scheme):
     page.click("[data-hint-button]")
     page.wait_for_selector("[data-hint]", timeout=int((bots.STRONGEST.seconds + 4) * 1000))
     check("a hint shown")
+    start_game(page, site, game="cyngesheall")
+    page.click('[data-square="B6"] a')
+    page.wait_for_selector('#board[data-picked="B6"]')
+    check("Cyngesheall: a piece picked")
     paths = ["/about/", "/games/", "/import/", "/p/", "/p/?text=nonsense", "/g/nope/"]
     paths += ["/learn/", "/learn/thunder/", "/learn/hinges/?move=A1", "/learn/scoring/?move=B1"]
     paths += [
@@ -885,6 +889,8 @@ def test_every_page_passes_axe(site, new_page, scheme):
     ]
     paths += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
     paths += ["/accounts/guest-name/", "/lobby/", "/watch/", "/notifications/"]
+    paths += ["/about/cyngesheall/", "/learn/cyngesheall-capture/?from=G3"]
+    paths += ["/p/?game=cyngesheall", "/learn/cyngesheall-draws/?move=F1-F3"]
     for path in paths:
         page.goto(f"{site.url}{path}")
         check(path)
