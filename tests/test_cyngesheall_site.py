@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from game import computer, play, records
@@ -444,3 +445,13 @@ def test_the_api_says_how_a_cyngesheall_move_is_written():
     )
     assert answer.status_code == 400
     assert answer.json() == {"error": 'send the move as \'move\', e.g. "B6-B2" or "C7-C3xC2/D3"'}
+
+
+def test_the_about_page_shows_the_ladder_with_its_arena_ratings(client):
+    text = client.get("/about/cyngesheall/").content.decode()
+    levels = find_kind("cyngesheall").players.levels
+    for level in levels:
+        assert f'data-level="{level.id}"' in text
+    saved = json.loads((settings.BASE_DIR / "docs" / "arena-cyngesheall.json").read_text())
+    row = re.search(r'<tr data-level="gesith">.*?</tr>', text, re.S)[0]
+    assert f"<td>{saved['ratings']['gesith']}</td>" in row
