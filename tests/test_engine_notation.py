@@ -558,12 +558,24 @@ def test_position_text_is_written_from_its_parts():
 # --- The engine stays pure -----------------------------------------------------------
 
 
-# The engine's modules: the shared board, the options codec and Mǽrstánas's own
-# folder but for the site's side of it (drawing, pictures: game.maerstanas.site).
+# The engine's modules: the shared board, the options codec, what lessons share, and
+# each game's own folder but for the site's side of it (drawing, pictures, editor:
+# game.<name>.site).
 ENGINE_MODULES = {
     "game.engine": "game/engine.py",
     "game.grid": "game/grid.py",
     "game.options": "game/options.py",
+    "game.teaching": "game/teaching.py",
+    "game.cyngesheall": "game/cyngesheall/__init__.py",
+    "game.cyngesheall.engine": "game/cyngesheall/engine.py",
+    "game.cyngesheall.notation": "game/cyngesheall/notation.py",
+    "game.cyngesheall.rules": "game/cyngesheall/rules.py",
+    "game.cyngesheall.lessons": "game/cyngesheall/lessons.py",
+    "game.cyngesheall.bots": "game/cyngesheall/bots/__init__.py",
+    "game.cyngesheall.bots.levels": "game/cyngesheall/bots/levels.py",
+    "game.cyngesheall.bots.search": "game/cyngesheall/bots/search.py",
+    "game.cyngesheall.bots.reference": "game/cyngesheall/bots/reference.py",
+    "game.cyngesheall.bots.analysis": "game/cyngesheall/bots/analysis.py",
     "game.bots": "game/bots.py",
     "game.maerstanas": "game/maerstanas/__init__.py",
     "game.maerstanas.engine": "game/maerstanas/engine.py",

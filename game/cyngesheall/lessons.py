@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game import teaching
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import START_TEXT, Move, parse_move
 from game.cyngesheall.rules import (
@@ -21,6 +20,7 @@ from game.cyngesheall.rules import (
 )
 from game.grid import parse_square
 from game.teaching import Attempt, BaseLesson
+from game.teaching import attempt as try_on_board
 
 __all__ = ["LESSONS", "Attempt", "Lesson", "attempt"]
 
@@ -45,7 +45,7 @@ class Lesson(BaseLesson):
 def attempt(lesson: Lesson, text: str) -> Attempt:
     """Try the move written ``text`` on ``lesson``'s board (``game.teaching.attempt``):
     nothing in Cyngesheall follows a move by itself."""
-    return teaching.attempt(lesson, text, parse_move, lambda position: position)
+    return try_on_board(lesson, text, parse_move, lambda position: position)
 
 
 # The checks ------------------------------------------------------------------------------

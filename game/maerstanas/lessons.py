@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game import teaching
 from game.grid import Color, parse_square
 from game.maerstanas.engine import Position, Rules
 from game.maerstanas.notation import PASS, Move, Stone, parse_move
 from game.teaching import Attempt, BaseLesson, Check
+from game.teaching import attempt as try_on_board
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ class Lesson(BaseLesson):
 def attempt(lesson: Lesson, text: str) -> Attempt:
     """Try the move written ``text`` on ``lesson``'s board: after a legal move the
     passes it forces are played, as in a game (``game.teaching.attempt``)."""
-    return teaching.attempt(lesson, text, parse_move, _passes)
+    return try_on_board(lesson, text, parse_move, _passes)
 
 
 def _passes(position: Position) -> Position:
