@@ -158,6 +158,13 @@ class GameKind:
     score_line: Callable[[Any], str] | None = None
     # Moves as its notation writes them, for messages that show how ("E4", "T E4").
     example_moves: tuple[str, ...] = ()
+    # What its pieces are called, one and many ("stone", "stones"), and the game in a
+    # few words beside its name where players choose a game ("place stones to make hinges").
+    noun: str = "stone"
+    nouns: str = "stones"
+    tagline: str = ""
+    # Its About page, with its rules (a lazy URL: the registry is built before the URLs).
+    about_url: str = ""
 
     @property
     def examples(self) -> str:

@@ -92,8 +92,10 @@ def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
             squares.append(f"{cell.color}-{cell.kind}" if cell.color else "")
             if cell.color:
                 stones[cell.color] += 1
-    words = "stones" if kind.name == "maerstanas" else "pieces"
-    label = f"The board: {stones['dark']} dark {words}, {stones['light']} light {words}"
+    dark, light = (
+        f"{n} {side} {kind.noun if n == 1 else kind.nouns}" for side, n in stones.items()
+    )
+    label = f"The board: {dark}, {light}"
     return MiniBoard(tuple(squares), label)
 
 

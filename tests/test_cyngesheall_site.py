@@ -55,6 +55,9 @@ def square(text: str, name: str) -> str:
 def test_the_home_form_offers_the_game_and_starts_a_cyngesheall_game(client):
     home = client.get("/").content.decode()
     assert 'name="game" value="maerstanas"' in home and 'value="cyngesheall"' in home
+    assert "<strong>Mǽrstánas</strong>: place stones to make hinges</span>" in home
+    rules = '(<a href="/about/cyngesheall/">its rules</a>)'
+    assert f"<strong>Cyngesheall</strong>: a race of kings {rules}" in home
     game = new_game(client)
     assert (game.kind, game.mode, game.position_text) == (
         "cyngesheall",
@@ -387,6 +390,12 @@ def test_the_position_page_edits_a_cyngesheall_set_up_and_plays_on_from_it(clien
     text = client.get("/p/", {"game": "cyngesheall", "text": start}).content.decode()
     assert "A Cyngesheall position" in text and "Standard rules" in text
     assert 'data-paint="dark-king"' in text
+    assert '<p class="palette__title" id="palette-title">Piece to place</p>' in text
+    assert (
+        "a click changes a square to the next piece: dark stone, light stone, dark commander, "
+        "light commander, dark king, light king, and empty again." in text
+    )
+    assert 'href="/about/cyngesheall/#notation" data-rules-link' in text
     painted = client.get(
         "/p/", {"game": "cyngesheall", "text": start, "paint": "dark-king", "square": "D4"}
     )
@@ -428,6 +437,7 @@ def test_a_cyngesheall_game_between_people_is_listed_to_watch(client):
     text = client.get("/watch/").content.decode()
     assert f'data-watch-game="{game.public_id}"' in text
     assert "Cyngesheall" in text
+    assert 'aria-label="The board: 10 dark pieces, 10 light pieces"' in text
 
 
 def test_the_api_says_how_a_cyngesheall_move_is_written():

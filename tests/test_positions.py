@@ -306,6 +306,19 @@ def test_the_palette_and_squares_are_plain_links_without_javascript(client):
         assert "paint=" in page.select_one(mark)["href"]
     assert page.select_one('.position-text input[name="paint"]')["value"] == "light-woden"
     assert query_in(page.select_one("[data-edit-turn]")["href"])["paint"] == "light-woden"
+    assert page.select_one("#palette-title").get_text() == "Stone to place"
+    hint = page.select_one("[data-editor-hint]").get_text()
+    assert hint == "Click a square to put the chosen stone there; choose another above."
+
+
+@pytest.mark.django_db
+def test_with_no_paint_chosen_the_hint_names_the_stones_a_click_steps_through(client):
+    status, page = page_of(client, text=MIDDLE)
+    assert page.select_one("[data-editor-hint]").get_text() == (
+        "Choose a stone above, then click squares to place it. With none chosen, a click "
+        "changes a square to the next stone: dark stone, light stone, dark thunder-stone, "
+        "light thunder-stone, dark Woden-stone, light Woden-stone, and empty again."
+    )
 
 
 @pytest.mark.django_db

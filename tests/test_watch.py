@@ -114,7 +114,7 @@ def test_each_game_shows_its_players_ratings_time_moves_watchers_and_a_board():
     squares = board.select(".mini-board__sq")
     assert len(squares) == 49
     assert len(board.select(".mini-board__sq--dark-stone")) == 1
-    assert board["aria-label"] == "The board: 1 dark stones, 0 light stones"
+    assert board["aria-label"] == "The board: 1 dark stone, 0 light stones"
 
 
 def test_the_strongest_computer_is_named_by_its_level():

@@ -1,7 +1,6 @@
 """The board editor of the position page for Cyngesheall (``/p/?game=cyngesheall``):
 each square a link to the same position with that square changed, so it works
-without JavaScript, as Mǽrstánas's editor does (``game.maerstanas.editor``, whose
-values this one's page shares).
+without JavaScript, as Mǽrstánas's editor does; both draw through ``game.editing``.
 
 A palette chooses what a click puts on a square (``?paint=dark-king``); with none
 chosen, a click changes the square to the next piece of ``CYCLE``. The editor draws
@@ -16,10 +15,10 @@ from urllib.parse import urlencode
 from game.cyngesheall.drawing import piece_image
 from game.cyngesheall.notation import read_position_text, write_position_text
 from game.cyngesheall.rules import Rules
-from game.grid import COLORS, NAMES, SIZE, SQUARES
-from game.maerstanas.editor import EditCell, Editor, PaintChoice
+from game.editing import Editor, Pieces
+from game.grid import NAMES
 
-__all__ = ["CYCLE", "EMPTY_TEXT", "PAINTS", "editor"]
+__all__ = ["CYCLE", "EMPTY_TEXT", "PAINTS", "PIECES", "editor"]
 
 # A board with the kings alone, where a set-up starts from scratch.
 EMPTY_TEXT = "......k/......./......./......./......./......./K...... d 0"
@@ -35,11 +34,10 @@ PAINTS = {
     "dark-king": "K",
     "light-king": "k",
 }
+PIECES = Pieces(
+    noun="piece", kinds=_PIECES, image=piece_image, paints=PAINTS, cycle=CYCLE, names={}
+)
 _INDEX = {name: index for index, name in enumerate(NAMES)}
-
-
-def _name(char: str) -> str:
-    return f"{COLORS[char.islower()].value} {_PIECES[char.upper()]}"
 
 
 def query_of(text: str, paint: str = "") -> str:
@@ -74,30 +72,7 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         return f"{page}?{query_of(write_position_text(new_squares, new_side, quiet), paint)}"
 
     here = f"{page}?{query_of(text, paint)}"
-    cells = []
-    for index, square in enumerate(SQUARES):
-        char = squares[index]
-        color = "" if char == "." else COLORS[char.islower()].value
-        piece = _PIECES.get(char.upper(), "")
-        if paint:
-            url = f"{here}&{urlencode({'square': str(square)})}"
-            action = "empty it" if paint == "empty" else f"put a {_name(PAINTS[paint])} here"
-        else:
-            following = CYCLE[(CYCLE.index(char) + 1) % len(CYCLE)]
-            url = link(squares[:index] + following + squares[index + 1 :], side)
-            action = "change it"
-        state = _name(char) if color else "empty"
-        cells.append(
-            EditCell(
-                name=str(square),
-                color=color,
-                kind=piece,
-                image=piece_image(color, piece) if color else "",
-                url=url,
-                label=f"{square}, {state}: {action}",
-            )
-        )
-    rows = tuple((row + 1, tuple(cells[row * SIZE : row * SIZE + SIZE])) for row in range(SIZE))
+    rows = PIECES.rows(squares, paint, here, lambda changed: link(changed, side))
     return Editor(
         text=text,
         rules=rules,
@@ -108,16 +83,10 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         clear_url=f"{page}?{query_of(EMPTY_TEXT, paint)}",
         paint=paint,
         palette=tuple(
-            _choice(value, value == paint, f"{page}?{query_of(text, value)}") for value in PAINTS
+            PIECES.choice(value, value == paint, f"{page}?{query_of(text, value)}")
+            for value in PAINTS
         ),
         refusal=refusal,
+        noun=PIECES.noun,
+        cycle=PIECES.cycle_words(),
     )
-
-
-def _choice(value: str, selected: bool, url: str) -> PaintChoice:
-    char = PAINTS[value]
-    if char == ".":
-        return PaintChoice(value, "Empty square", "", "", "", selected, url)
-    color, piece = COLORS[char.islower()].value, _PIECES[char.upper()]
-    label = _name(char).capitalize()
-    return PaintChoice(value, label, color, piece, piece_image(color, piece), selected, url)

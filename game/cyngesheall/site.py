@@ -3,6 +3,8 @@ its engine, players, lessons, drawing and pictures together."""
 
 from __future__ import annotations
 
+from django.urls import reverse_lazy
+
 from game.cyngesheall import bots, lessons
 from game.cyngesheall.drawing import announcement, describe, draw_board, why
 from game.cyngesheall.editor import editor
@@ -72,4 +74,8 @@ KIND = GameKind(
     remembers=True,
     score_line=score_line,
     example_moves=("B6-B2", "C7-C3xC2/D3"),
+    noun="piece",
+    nouns="pieces",
+    tagline="a race of kings",
+    about_url=reverse_lazy("about-kind", args=["cyngesheall"]),
 )

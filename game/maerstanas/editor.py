@@ -14,10 +14,10 @@ says why; only a valid position can be continued as a game or pictured.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from game.grid import COLORS, NAMES, SIZE, SQUARES
+from game.editing import Editor, HandToggle, Pieces
+from game.grid import NAMES
 from game.maerstanas.drawing import stone_image
 from game.maerstanas.engine import Rules
 from game.maerstanas.notation import (
@@ -31,7 +31,7 @@ __all__ = [
     "CYCLE",
     "EMPTY_TEXT",
     "PAINTS",
-    "Editor",
+    "PIECES",
     "PaintRefused",
     "editor",
     "painted",
@@ -51,73 +51,21 @@ PAINTS = {
     "dark-woden": "W",
     "light-woden": "w",
 }
-# What each character is called, as a thing to place.
+# What the special stones are called, as things to place.
 _NAMES = {
-    ".": "empty",
-    "S": "dark stone",
-    "s": "light stone",
     "T": "dark thunder-stone",
     "t": "light thunder-stone",
     "W": "dark Woden-stone",
     "w": "light Woden-stone",
 }
+PIECES = Pieces(
+    noun="stone", kinds=_STONES, image=stone_image, paints=PAINTS, cycle=CYCLE, names=_NAMES
+)
 _INDEX = {name: index for index, name in enumerate(NAMES)}
 
 
 class PaintRefused(ValueError):
     """A paint the editor will not put on a square, and why."""
-
-
-@dataclass(frozen=True, slots=True)
-class EditCell:
-    """A square of the editor: what is on it and the link that changes it."""
-
-    name: str
-    color: str
-    kind: str
-    image: str
-    url: str
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class HandToggle:
-    letter: str
-    label: str
-    held: bool
-    url: str
-
-
-@dataclass(frozen=True, slots=True)
-class PaintChoice:
-    """A choice of the palette: what a click on a square puts there once it is chosen."""
-
-    value: str
-    label: str
-    color: str
-    kind: str
-    image: str
-    selected: bool
-    url: str
-
-
-@dataclass(frozen=True, slots=True)
-class Editor:
-    """The editor for one text: its squares row by row, and its other links.
-
-    ``text`` is the position after the square asked for was painted; ``refusal`` says
-    why it was not (the text is then the one given)."""
-
-    text: str
-    rules: Rules
-    rows: tuple[tuple[int, tuple[EditCell, ...]], ...]
-    turn: str
-    turn_url: str
-    hand: tuple[HandToggle, ...]
-    clear_url: str
-    paint: str = ""
-    palette: tuple[PaintChoice, ...] = ()
-    refusal: str = ""
 
 
 def query_of(text: str, rules: Rules, paint: str = "") -> str:
@@ -142,11 +90,12 @@ def painted(
     if char in HAND_LETTERS:
         if not rules.special_stones:
             raise PaintRefused(
-                f"these rules have no special stones: a {_NAMES[char]} cannot go on {NAMES[index]}"
+                f"these rules have no special stones: "
+                f"a {PIECES.name(char)} cannot go on {NAMES[index]}"
             )
         other = board.find(char)
         if other >= 0:
-            side, kind = _NAMES[char].split(" ", 1)
+            side, kind = PIECES.name(char).split(" ", 1)
             raise PaintRefused(
                 f"{side}'s {kind} is already on {NAMES[other]}, and each side has only one: "
                 f"take it off {NAMES[other]} first to put it on {NAMES[index]}"
@@ -193,31 +142,7 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         return f"{page}?{query_of(new_text, rules, paint)}"
 
     here = f"{page}?{query_of(text, rules, paint)}"
-    cells = []
-    for index, square in enumerate(SQUARES):
-        char = squares[index]
-        color = "" if char == "." else COLORS[char.islower()].value
-        kind = _STONES.get(char.upper(), "")
-        state = f"{color} {_STONES[char.upper()]}" if color else "empty"
-        if paint:
-            url = f"{here}&{urlencode({'square': str(square)})}"
-            action = "empty it" if paint == "empty" else f"put a {_NAMES[PAINTS[paint]]} here"
-        else:
-            # Each character is once in CYCLE: its first place is its last.
-            following = CYCLE[(CYCLE.index(char) + 1) % len(CYCLE)]  # pragma: no mutate
-            url = link(squares[:index] + following + squares[index + 1 :], side, held)
-            action = "change it"
-        cells.append(
-            EditCell(
-                name=str(square),
-                color=color,
-                kind=kind,
-                image=stone_image(color, kind) if color else "",
-                url=url,
-                label=f"{square}, {state}: {action}",
-            )
-        )
-    rows = tuple((row + 1, tuple(cells[row * SIZE : row * SIZE + SIZE])) for row in range(SIZE))
+    rows = PIECES.rows(squares, paint, here, lambda changed: link(changed, side, held))
     names = {"T": "dark's thunder-stone", "W": "dark's Woden-stone"}
     names |= {"t": "light's thunder-stone", "w": "light's Woden-stone"}
     hand_toggles = tuple(
@@ -234,19 +159,11 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         clear_url=f"{page}?{query_of(EMPTY_TEXT, rules, paint)}",
         paint=paint,
         palette=tuple(
-            _choice(value, value == paint, f"{page}?{query_of(text, rules, value)}")
+            PIECES.choice(value, value == paint, f"{page}?{query_of(text, rules, value)}")
             for value, char in PAINTS.items()
             if rules.special_stones or char not in HAND_LETTERS
         ),
         refusal=refusal,
+        noun=PIECES.noun,
+        cycle=PIECES.cycle_words(),
     )
-
-
-def _choice(value: str, selected: bool, url: str) -> PaintChoice:
-    """The palette's choice of the paint ``value``."""
-    char = PAINTS[value]
-    if char == ".":
-        return PaintChoice(value, "Empty square", "", "", "", selected, url)
-    color, kind = COLORS[char.islower()].value, _STONES[char.upper()]
-    label = _NAMES[char][0].upper() + _NAMES[char][1:]
-    return PaintChoice(value, label, color, kind, stone_image(color, kind), selected, url)

@@ -3,6 +3,8 @@ its engine, players, lessons, drawing and pictures together."""
 
 from __future__ import annotations
 
+from django.urls import reverse_lazy
+
 from game.kinds import Drawing, GameKind, Players
 from game.maerstanas import bots, lessons
 from game.maerstanas.drawing import announcement, describe, draw_board, why
@@ -52,4 +54,6 @@ KIND = GameKind(
     rules_doc="RULES.md",
     rating_family=rating_family,
     example_moves=("E4", "T E4", "W E4"),
+    tagline="place stones to make hinges",
+    about_url=reverse_lazy("about"),
 )

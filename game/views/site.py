@@ -48,7 +48,15 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 def _home_context(form: NewGameForm) -> dict[str, object]:
     others = [kind for kind in KINDS.values() if kind is not DEFAULT]
-    return {"form": form, "levels": DEFAULT.players.levels, "others": others}
+    # Each choice of game beside its kind, whose words say what the game is.
+    game_choices = [(choice, find_kind(choice.data["value"])) for choice in form["game"]]
+    return {
+        "form": form,
+        "game_choices": game_choices,
+        "default": DEFAULT,
+        "levels": DEFAULT.players.levels,
+        "others": others,
+    }
 
 
 @never_cache  # a browser's own list
