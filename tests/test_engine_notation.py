@@ -558,7 +558,8 @@ def test_position_text_is_written_from_its_parts():
 # --- The engine stays pure -----------------------------------------------------------
 
 
-# The engine's modules: the shared board, the options codec, what lessons share, and
+# The engine's modules: the shared board, the options codec, what lessons and computer
+# players share, and
 # each game's own folder but for the site's side of it (drawing, pictures, editor:
 # game.<name>.site).
 ENGINE_MODULES = {
@@ -566,6 +567,7 @@ ENGINE_MODULES = {
     "game.grid": "game/grid.py",
     "game.options": "game/options.py",
     "game.teaching": "game/teaching.py",
+    "game.thinking": "game/thinking.py",
     "game.cyngesheall": "game/cyngesheall/__init__.py",
     "game.cyngesheall.engine": "game/cyngesheall/engine.py",
     "game.cyngesheall.notation": "game/cyngesheall/notation.py",

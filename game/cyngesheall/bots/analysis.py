@@ -5,7 +5,7 @@ A win in two moves (``search.forced_win``) or a root the search's solver proves
 gives a proven value (dark's chances 1 or 0). Otherwise the search's tree gives the
 move, the line (the most visited replies, while they are searched enough to mean
 something) and the chances: the mean result of the playouts through the chosen move
-and through the reply expected to it, half and half (``_mover_chances``), so that
+and through the reply expected to it, half and half (``game.thinking.mover_chances``), so that
 neither side's being to move at the playouts' start leans the estimate. They are an
 estimate, as the search values positions, not a probability measured over games.
 """
@@ -14,32 +14,14 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 
 from game.cyngesheall.bots import search
 from game.cyngesheall.bots.levels import SOLVER_SHARE
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import Move
-from game.grid import Color
+from game.thinking import Analysis, dark_chances, mover_chances, principal_line
 
 __all__ = ["Analysis", "analyse"]
-
-# The longest line shown, and how searched a reply must be to be part of it: a
-# tenth of its parent's visits, and some visits at the least.
-LINE_PLIES = 8
-LINE_SHARE = 0.1
-LINE_VISITS = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    """The strongest level's view of a position."""
-
-    move: Move
-    line: tuple[Move, ...]  # the expected moves, ``move`` first
-    dark_win: float  # dark's chances, 0 to 1 (a draw counts half)
-    proven: bool  # a win or a loss is proven: ``dark_win`` is then 1 or 0
-    iterations: int  # the search's playouts (0 when proven before searching)
 
 
 def analyse(
@@ -64,41 +46,19 @@ def analyse(
     best = search.best_child(root)
     if best.proven:
         return _proven(position, best.move, best.proven == search.WON, _line(root), iterations)
-    mover_win = _mover_chances(root, best)
     return Analysis(
         move=best.move,
         line=_line(root),
-        dark_win=mover_win if position.turn is Color.DARK else 1.0 - mover_win,
+        dark_win=dark_chances(position.turn, mover_chances(best)),
         proven=False,
         iterations=iterations,
     )
 
 
-def _mover_chances(root: search.Node, best: search.Node) -> float:
-    """The side to move's chances: the mean of the playouts through the chosen move,
-    and of those through the reply expected to it, taken half and half."""
-    if not best.visits:
-        return 0.5
-    through = best.wins / best.visits
-    replies = [child for child in best.children if child.visits]
-    if not replies:
-        return through
-    reply = max(replies, key=lambda child: child.visits)
-    return (through + 1.0 - reply.wins / reply.visits) / 2
-
-
 def _line(root: search.Node) -> tuple[Move, ...]:
     """The moves the search expects from the root down: a proven win where there is
     one, else the most visited move, while they are searched enough."""
-    line = []
-    node = root
-    while node.children and len(line) < LINE_PLIES:
-        child = search.best_child(node)
-        if line and not child.proven and child.visits < max(LINE_VISITS, LINE_SHARE * node.visits):
-            break
-        line.append(child.move)
-        node = child
-    return tuple(line)
+    return principal_line(root, search.best_child, lambda child: bool(child.proven))
 
 
 def _proven(
@@ -113,7 +73,7 @@ def _proven(
     return Analysis(
         move=move,
         line=line if line and line[0] is move else (move,),
-        dark_win=mover if position.turn is Color.DARK else 1.0 - mover,
+        dark_win=dark_chances(position.turn, mover),
         proven=True,
         iterations=iterations,
     )

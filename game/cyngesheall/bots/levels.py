@@ -23,7 +23,6 @@ other and against the reference players of ``reference``.
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from dataclasses import dataclass
 from game.cyngesheall.bots import search
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import Move
+from game.thinking import find_level, without_collector
 
 __all__ = ["LEVELS", "LEVEL_IDS", "STRONGEST", "Level", "choose_move", "level"]
 
@@ -94,7 +94,6 @@ LEVELS: tuple[Level, ...] = (
 )
 LEVEL_IDS: tuple[str, ...] = tuple(level.id for level in LEVELS)
 STRONGEST: Level = LEVELS[-1]
-_BY_ID = {level.id: level for level in LEVELS}
 
 # The share of the time the look for a win in two may use before the search.
 SOLVER_SHARE = 0.3
@@ -102,14 +101,7 @@ SOLVER_SHARE = 0.3
 
 def level(level_id: str | Level) -> Level:
     """The level with this id. Raises ``KeyError`` for an unknown one."""
-    if isinstance(level_id, Level):
-        return level_id
-    try:
-        return _BY_ID[level_id]
-    except KeyError:
-        raise KeyError(
-            f"{level_id!r} is not a level: choose one of {', '.join(LEVEL_IDS)}"
-        ) from None
+    return find_level(LEVELS, level_id)
 
 
 def choose_move(
@@ -128,15 +120,8 @@ def choose_move(
     """
     chosen = level(level_id)
     started = time.perf_counter()
-    # The search makes many short-lived objects and no cycles: a cyclic collection of
-    # a big process's heap in the middle would only cost time.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with without_collector():
         return _choose(position, chosen, seconds, seed, started)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _choose(

@@ -5,39 +5,30 @@ Near the end the solver proves the value (a win, a tie or a loss with perfect pl
 and the line is the proven one. Before that, the search's tree gives both: the line
 follows the most visited replies while they are searched enough to mean something,
 and the chances are the mean result of the playouts through the chosen move and
-the reply expected to it (``_mover_chances``), as the search values them (a win or
-loss, with a little weight on the margin), so they are an estimate, not a
-probability measured over games.
+the reply expected to it (``game.thinking.mover_chances``), as the search values
+them (a win or loss, with a little weight on the margin), so they are an estimate,
+not a probability measured over games.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 
-from game.grid import Color
 from game.maerstanas.bots import search
 from game.maerstanas.bots.levels import SOLVER_MOVES, SOLVER_NODES, SOLVER_SHARE
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move
+from game.thinking import (
+    LINE_PLIES,
+    Analysis,
+    dark_chances,
+    most_visited,
+    mover_chances,
+    principal_line,
+)
 
-# The longest line shown, and how searched a reply must be to be part of it: a
-# tenth of its parent's visits, and some visits at the least.
-LINE_PLIES = 8
-LINE_SHARE = 0.1
-LINE_VISITS = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    """The strongest level's view of a position."""
-
-    move: Move
-    line: tuple[Move, ...]  # the expected moves, ``move`` first
-    dark_win: float  # dark's chances, 0 to 1 (a tie counts half)
-    proven: bool  # the solver proved it: ``dark_win`` is then 1, 0.5 or 0
-    iterations: int  # the search's playouts (0 when proven)
+__all__ = ["Analysis", "analyse"]
 
 
 def analyse(
@@ -66,47 +57,14 @@ def analyse(
         playouts=playouts,
         deadline=None if playouts else deadline,
     )
-    mover_win = _mover_chances(root)
-    best = max(root.children, key=lambda child: child.visits)
+    best = most_visited(root)
     return Analysis(
         move=best.move,
-        line=_line(root),
-        dark_win=mover_win if position.turn is Color.DARK else 1.0 - mover_win,
+        line=principal_line(root),
+        dark_win=dark_chances(position.turn, mover_chances(best)),
         proven=False,
         iterations=iterations,
     )
-
-
-def _mover_chances(root: search.Node) -> float:
-    """The side to move's chances: the mean of the playouts through the chosen move,
-    and of those through the reply expected to it, taken half and half.
-
-    Either alone leans to one side. The playouts through the chosen move begin with
-    the opponent to move, those through the reply with the mover, and the side to
-    move at a playout's start does better than it would in a real game: taken alone,
-    the first made each estimate lean some 9 points towards whoever was to move, so
-    the graph of a quiet game saw-toothed by 15 to 30 points. Half and half, each
-    start counts once, and consecutive estimates agree (``tests/test_analysis.py``).
-    """
-    best = max(root.children, key=lambda child: child.visits)
-    through = best.wins / best.visits
-    if not best.children:
-        return through
-    reply = max(best.children, key=lambda child: child.visits)
-    return (through + 1.0 - reply.wins / reply.visits) / 2
-
-
-def _line(root: search.Node) -> tuple[Move, ...]:
-    """The most visited moves from the root down, while they are searched enough."""
-    line = []
-    node = root
-    while node.children and len(line) < LINE_PLIES:
-        child = max(node.children, key=lambda each: each.visits)
-        if line and child.visits < max(LINE_VISITS, LINE_SHARE * node.visits):
-            break
-        line.append(child.move)
-        node = child
-    return tuple(line)
 
 
 def _proven(position: Position, move: Move, value: int, deadline: float | None) -> Analysis:
@@ -126,7 +84,7 @@ def _proven(position: Position, move: Move, value: int, deadline: float | None) 
     return Analysis(
         move=move,
         line=tuple(line),
-        dark_win=mover if position.turn is Color.DARK else 1.0 - mover,
+        dark_win=dark_chances(position.turn, mover),
         proven=True,
         iterations=0,
     )

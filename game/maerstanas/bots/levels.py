@@ -23,7 +23,6 @@ kept tree would seldom be in the process that thinks of the game's next move.
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from dataclasses import dataclass
 from game.maerstanas.bots import reference, search
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move
+from game.thinking import find_level, without_collector
 
 __all__ = ["LEVELS", "LEVEL_IDS", "STRONGEST", "Level", "choose_move", "level"]
 
@@ -100,7 +100,6 @@ LEVELS: tuple[Level, ...] = (
 )
 LEVEL_IDS: tuple[str, ...] = tuple(level.id for level in LEVELS)
 STRONGEST: Level = LEVELS[-1]
-_BY_ID = {level.id: level for level in LEVELS}
 
 # The solver is tried once at most this many moves can still be played: deep
 # enough to prove most endgames in well under a second, so it rarely gives up.
@@ -113,14 +112,7 @@ SOLVER_NODES = 20
 
 def level(level_id: str | Level) -> Level:
     """The level with this id. Raises ``KeyError`` for an unknown one."""
-    if isinstance(level_id, Level):
-        return level_id
-    try:
-        return _BY_ID[level_id]
-    except KeyError:
-        raise KeyError(
-            f"{level_id!r} is not a level: choose one of {', '.join(LEVEL_IDS)}"
-        ) from None
+    return find_level(LEVELS, level_id)
 
 
 def choose_move(
@@ -139,16 +131,8 @@ def choose_move(
     """
     chosen = level(level_id)
     started = time.perf_counter()
-    # The search makes tens of thousands of short-lived objects and no cycles: a
-    # cyclic collection of a big process's heap in the middle would only cost time
-    # (tens of milliseconds, enough to break the time limit).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with without_collector():
         return _choose(position, chosen, seconds, seed, started)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _choose(
