@@ -7,7 +7,8 @@ import io
 from PIL import Image
 
 from game.engine import Position, Rules
-from game.maerstanas.pictures import BOARD, board_png, layout
+from game.maerstanas.pictures import board_png
+from game.picturing import BOARD, layout
 
 MOVES = ["D4", "E4", "T E5", "A7", "W A7", "C3"]
 

@@ -1,8 +1,8 @@
 """Pictures of Cyngesheall positions, drawn with Pillow: for link previews (``og:image``)
 and the "picture of this moment" links of games and positions. Engine only, no Django.
 
-The picture looks like Mǽrstánas's (``game.maerstanas.pictures``, whose colours, layout,
-fonts and sprite helpers it shares): the wooden grid with row 1 at the top and the
+The picture looks like Mǽrstánas's (``game.picturing`` draws what every game's pictures
+share): the wooden grid with row 1 at the top and the
 pieces of ``static/img`` (a shaded disc; a commander carries the thorn rune ᚦ, a king
 the ós rune ᚩ). Each king's goal corner has a small triangle in that king's colour
 (dark's king races for G1, light's for A7), the last move's origin and target are
@@ -14,7 +14,6 @@ keeps what it drew by that ETag (Django's cache).
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -23,26 +22,20 @@ from PIL import Image, ImageDraw
 from game.cyngesheall.engine import GOALS, Position
 from game.cyngesheall.notation import Move, Piece
 from game.cyngesheall.rules import ENDS, QUIET_LIMIT
-from game.grid import COLORS, COLUMNS, SQUARES, Color
-from game.maerstanas.notation import Stone
-from game.maerstanas.pictures import (
-    ACCENT,
+from game.grid import COLORS, SQUARES, Color
+from game.picturing import (
     BACKGROUND,
-    BOARD,
     BOARD_LINE,
-    INK,
-    LAST,
-    MUTED,
-    PNG_LEVEL,
-    RUNE_COLOURS,
     STONE_COLOURS,
     Layout,
+    draw_grid,
     draw_stone,
+    frame,
     layout,
-    load_font,
+    png,
     ring_sprite,
+    side_text,
     sprite,
-    wrap,
 )
 
 __all__ = ["GOAL_COLOURS", "RUNES", "board_png"]
@@ -72,16 +65,23 @@ def board_png(
 
     Raises ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels).
     """
-    if not (200 <= width <= 2400 and 100 <= height <= 1260):
-        raise ValueError(f"{width}×{height} is not a picture size this draws")
     place = layout(width, height)
     image = Image.new("RGB", (place.width, place.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     _board(image, draw, place, position, position.last_move, position.last_captured)
-    _text(draw, place, position, caption)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    outcome = position.outcome()
+    if outcome is not None:
+        verdict = "a draw" if outcome.result == "draw" else f"{outcome.result.capitalize()} wins"
+        status, note = f"Game over: {verdict}", ENDS.get(outcome.reason, outcome.reason)
+    else:
+        status = f"{position.turn.value.capitalize()} to move"
+        note = f"{position.quiet} of {QUIET_LIMIT} plies without capture"
+    sides = [
+        (color, f"{color.value.capitalize()}  {count} piece{'' if count == 1 else 's'}")
+        for color, count in zip(COLORS, position.score(), strict=True)
+    ]
+    side_text(draw, place, "Cyngesheall", sides, status, [note], caption)
+    return png(image)
 
 
 def _board(
@@ -92,40 +92,21 @@ def _board(
     last: Move | None,
     captured: Sequence[int],
 ) -> None:
-    cell, left, top = place.cell, place.left, place.top
-    line = max(1, cell // 40)
-    draw.rectangle((left, top, left + 7 * cell, top + 7 * cell), fill=BOARD, outline=BOARD_LINE)
-    for index in range(8):
-        draw.line((left + index * cell, top, left + index * cell, top + 7 * cell), BOARD_LINE, line)
-        draw.line((left, top + index * cell, left + 7 * cell, top + index * cell), BOARD_LINE, line)
-    font = load_font(max(8, cell // 3))
-    for index in range(7):
-        draw.text(
-            (left + index * cell + cell // 2, top - cell // 5), COLUMNS[index], MUTED, font, "ms"
-        )
-        draw.text(
-            (left - cell // 5, top + index * cell + cell // 2), str(index + 1), MUTED, font, "rm"
-        )
+    draw_grid(draw, place)
     for color, goal in zip(COLORS, GOALS, strict=True):
-        _goal(draw, place, goal, color, line)
+        _goal(draw, place, goal, color, place.line)
     board = position.board()
     for square in SQUARES:
         if board[square]:
-            x, y = place.centre(square)
-            piece = _piece_sprite(cell, *board[square])
-            image.paste(piece, (x - cell // 2, y - cell // 2), piece)
+            piece = _piece_sprite(place.cell, *board[square])
+            image.paste(piece, place.corner(square), piece)
     for square in captured:
-        x, y = place.centre(square)
-        ring = ring_sprite(cell, line)
-        image.paste(ring, (x - cell // 2, y - cell // 2), ring)
+        ring = ring_sprite(place.cell, place.line)
+        image.paste(ring, place.corner(square), ring)
     if last is not None:
         # The target is framed as Mǽrstánas frames a placed stone; the origin more thinly.
-        for square, width in ((last.origin, line * 2), (last.target, line * 4)):
-            x, y = place.centre(square)
-            half = cell // 2 - 2 * line
-            draw.rounded_rectangle(
-                (x - half, y - half, x + half, y + half), cell // 10, outline=LAST, width=width
-            )
+        frame(draw, place, last.origin, place.line * 2)
+        frame(draw, place, last.target, place.line * 4)
 
 
 def _goal(draw: ImageDraw.ImageDraw, place: Layout, goal: int, color: Color, line: int) -> None:
@@ -145,64 +126,7 @@ def _goal(draw: ImageDraw.ImageDraw, place: Layout, goal: int, color: Color, lin
 
 @lru_cache(maxsize=64)
 def _piece_sprite(cell: int, color: Color, piece: Piece) -> Image.Image:
-    """A piece, ``cell`` pixels square, drawn large and scaled down, to paste."""
-    return sprite(cell, lambda draw, big: _piece(draw, big // 2, big // 2, big, color, piece))
-
-
-def _piece(
-    draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, color: Color, piece: Piece
-) -> None:
-    """A piece as the site's pictures draw it: Mǽrstánas's stone, with its rune on it
-    for a king or a commander."""
-    draw_stone(draw, x, y, cell, color, Stone.STONE)
-    if piece not in RUNES:
-        return
-    radius = int(cell * 0.38)  # the stone's, as _stone draws it
-    unit = 2 * radius / 88  # the pictures' disc is 88 units across
-    width = max(2, int(7 * unit))
-    ink = RUNE_COLOURS[color]
-    for stroke in RUNES[piece]:
-        points = [(x + (px - 50) * unit, y + (py - 50) * unit) for px, py in stroke]
-        draw.line(points, ink, width, joint="curve")
-        for point in (points[0], points[-1]):  # round caps
-            cap = width / 2
-            draw.ellipse((point[0] - cap, point[1] - cap, point[0] + cap, point[1] + cap), ink)
-
-
-def _text(draw: ImageDraw.ImageDraw, place: Layout, position: Position, caption: str) -> None:
-    """The title, pieces left, turn or result and caption, to the right of the board."""
-    x = place.left + 7 * place.cell + place.cell
-    right = place.width - place.cell // 2
-    room = right - x
-    if room < place.cell * 2:  # too narrow a picture for text beside the board
-        return
-    y = place.top
-    size = min(place.cell // 1.4, room / 7)
-    title = load_font(int(size), serif=True)
-    draw.text((x, y), "Cyngesheall", INK, title)
-    y += int(size * 1.6)
-    body = load_font(int(size * 0.6))
-    score = position.score()
-    for color, pieces in ((Color.DARK, score.dark), (Color.LIGHT, score.light)):
-        radius = int(size * 0.3)
-        _piece(draw, x + radius, y + radius, int(radius / 0.38), color, Piece.STONE)
-        words = f"{color.value.capitalize()}  {pieces} piece{'' if pieces == 1 else 's'}"
-        draw.text((x + 3 * radius, y + radius), words, INK, body, "lm")
-        y += int(size * 0.9)
-    y += int(size * 0.3)
-    small = load_font(int(size * 0.45))
-    outcome = position.outcome()
-    if outcome is not None:
-        verdict = "a draw" if outcome.result == "draw" else f"{outcome.result.capitalize()} wins"
-        draw.text((x, y), f"Game over: {verdict}", ACCENT, body)
-        y += int(size * 0.8)
-        draw.text((x, y), ENDS.get(outcome.reason, outcome.reason), MUTED, small)
-    else:
-        draw.text((x, y), f"{position.turn.value.capitalize()} to move", ACCENT, body)
-        y += int(size * 0.8)
-        quiet = f"{position.quiet} of {QUIET_LIMIT} plies without capture"
-        draw.text((x, y), quiet, MUTED, small)
-    y += int(size * 0.9)
-    for line in wrap(caption, small, room):
-        draw.text((x, y), line, MUTED, small)
-        y += int(size * 0.6)
+    """A piece, ``cell`` pixels square, drawn large and scaled down, to paste: the site's
+    stone, with its rune on it for a king or a commander."""
+    rune = RUNES.get(piece, ())
+    return sprite(cell, lambda draw, big: draw_stone(draw, big // 2, big // 2, big, color, rune))

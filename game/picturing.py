@@ -1,0 +1,246 @@
+"""What every game's pictures share, drawn with Pillow (``game.<name>.pictures``): the
+site's colours, the board's place in a picture, the wooden grid and its labels, the
+shaded stone with a rune on it, the frame of a last move, the ring of a square it
+cleared, the text beside the board, and the PNG's bytes. Engine only, no Django.
+
+A picture follows the site's board: row 1 at the top, the pieces of ``static/img``.
+The same position always gives the same bytes, so a response can carry an ETag.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw, ImageFont
+
+from game.grid import COLUMNS, Color
+
+__all__ = [
+    "ACCENT",
+    "BACKGROUND",
+    "BOARD",
+    "BOARD_LINE",
+    "LAST",
+    "STONE_COLOURS",
+    "Layout",
+    "draw_grid",
+    "draw_stone",
+    "frame",
+    "layout",
+    "load_font",
+    "png",
+    "ring_sprite",
+    "side_text",
+    "sprite",
+    "wrap",
+]
+
+# The site's light theme (static/css/site.css).
+BACKGROUND = (246, 241, 231)
+INK = (35, 29, 20)
+MUTED = (107, 97, 82)
+BOARD = (201, 157, 92)
+BOARD_LINE = (110, 79, 34)
+LAST = (217, 72, 15)
+CLEARED = (201, 42, 42)
+ACCENT = (138, 90, 22)
+# The stones' colours: rim, shadow, body, light (static/img/*.svg).
+STONE_COLOURS = {
+    Color.DARK: ((5, 6, 8), (13, 15, 18), (43, 47, 54), (107, 114, 128)),
+    Color.LIGHT: ((168, 150, 107), (201, 187, 152), (239, 230, 210), (255, 255, 255)),
+}
+RUNE_COLOURS = {Color.DARK: (243, 233, 210), Color.LIGHT: (58, 42, 18)}
+# A rune: strokes, each a line through points of a 100-unit box (static/img/*.svg).
+Rune = Sequence[Sequence[tuple[int, int]]]
+# The round things (stones, rings) are drawn this many times larger, once for each
+# size, then scaled down to be pasted: smooth edges without antialiasing. The picture
+# itself is drawn at its own size: scaling a whole picture down took two thirds of
+# the 100 ms a picture cost.
+SUPERSAMPLE = 4
+# Flat colours compress well at once; harder work would shrink the file little.
+PNG_LEVEL = 1
+# The sizes drawn, in pixels: wide enough for the board, no larger than a big preview.
+WIDTHS, HEIGHTS = range(200, 2401), range(100, 1261)
+
+
+class Layout(NamedTuple):
+    """Where the board goes in a picture of ``width`` × ``height`` pixels."""
+
+    width: int
+    height: int
+    cell: int  # a square's side
+    left: int  # the grid's top left corner (labels lie outside it)
+    top: int
+
+    def centre(self, square: int) -> tuple[int, int]:
+        """The pixel at the middle of ``square``."""
+        column, row = square % 7, square // 7
+        return self.left + column * self.cell + self.cell // 2, self.top + row * self.cell + (
+            self.cell // 2
+        )
+
+    def corner(self, square: int) -> tuple[int, int]:
+        """The top left pixel of ``square``, where a square's sprite is pasted."""
+        x, y = self.centre(square)
+        return x - self.cell // 2, y - self.cell // 2
+
+    @property
+    def line(self) -> int:
+        """The grid's line width, which the marks drawn on it scale by."""
+        return max(1, self.cell // 40)
+
+
+def layout(width: int, height: int) -> Layout:
+    """The board's place in a picture: as tall as the picture allows, at the left,
+    with room for its labels; the text goes to its right. Raises ``ValueError`` for a
+    size it does not draw (200–2400 × 100–1260 pixels)."""
+    if width not in WIDTHS or height not in HEIGHTS:
+        raise ValueError(f"{width}×{height} is not a picture size this draws")
+    margin = max(8, height // 16)
+    label = max(10, height // 24)
+    cell = (height - 2 * margin - label) // 7
+    return Layout(width, height, cell, margin + label, margin + label)
+
+
+def draw_grid(draw: ImageDraw.ImageDraw, place: Layout) -> None:
+    """The wooden board, its lines and its column letters and row numbers."""
+    cell, left, top, line = place.cell, place.left, place.top, place.line
+    draw.rectangle((left, top, left + 7 * cell, top + 7 * cell), fill=BOARD, outline=BOARD_LINE)
+    for index in range(8):
+        draw.line((left + index * cell, top, left + index * cell, top + 7 * cell), BOARD_LINE, line)
+        draw.line((left, top + index * cell, left + 7 * cell, top + index * cell), BOARD_LINE, line)
+    font = load_font(max(8, cell // 3))
+    for index in range(7):
+        draw.text(
+            (left + index * cell + cell // 2, top - cell // 5), COLUMNS[index], MUTED, font, "ms"
+        )
+        draw.text(
+            (left - cell // 5, top + index * cell + cell // 2), str(index + 1), MUTED, font, "rm"
+        )
+
+
+def frame(draw: ImageDraw.ImageDraw, place: Layout, square: int, width: int) -> None:
+    """The last move's frame round ``square``, ``width`` pixels thick."""
+    x, y = place.centre(square)
+    half = place.cell // 2 - 2 * place.line
+    draw.rounded_rectangle(
+        (x - half, y - half, x + half, y + half), place.cell // 10, outline=LAST, width=width
+    )
+
+
+def sprite(cell: int, paint: Callable[[ImageDraw.ImageDraw, int], None]) -> Image.Image:
+    """A ``cell``-pixel square to paste, painted ``SUPERSAMPLE`` times larger by
+    ``paint(draw, big)`` and scaled down."""
+    big = cell * SUPERSAMPLE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    paint(ImageDraw.Draw(image), big)
+    return image.resize((cell, cell), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def ring_sprite(cell: int, line: int) -> Image.Image:
+    """The ring on a square the last move cleared or captured, to paste."""
+
+    def ring(draw: ImageDraw.ImageDraw, big: int) -> None:
+        radius, width = big // 6, line * 2 * SUPERSAMPLE
+        middle = big // 2
+        box = (middle - radius, middle - radius, middle + radius, middle + radius)
+        draw.ellipse(box, outline=CLEARED, width=width)
+
+    return sprite(cell, ring)
+
+
+def draw_stone(
+    draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, color: Color, rune: Rune = ()
+) -> None:
+    """A stone as the site's pictures draw it, centred on (``x``, ``y``) in a square of
+    ``cell`` pixels: a disc shaded towards its upper left, with ``rune`` on it."""
+    rim, shadow, body, shine = STONE_COLOURS[color]
+    radius = int(cell * 0.38)
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=rim)
+    for step, colour in enumerate((shadow, body, _mix(body, shine))):
+        inner = radius - max(1, cell // 40) - step * radius // 5
+        dx = dy = -step * radius // 9  # the light comes from the upper left
+        draw.ellipse((x + dx - inner, y + dy - inner, x + dx + inner, y + dy + inner), fill=colour)
+    unit = 2 * radius / 88  # the pictures' disc is 88 units across
+    width = max(2, int(7 * unit))
+    ink = RUNE_COLOURS[color]
+    for stroke in rune:
+        points = [(x + (px - 50) * unit, y + (py - 50) * unit) for px, py in stroke]
+        draw.line(points, ink, width, joint="curve")
+        for point in (points[0], points[-1]):  # round caps
+            cap = width / 2
+            draw.ellipse((point[0] - cap, point[1] - cap, point[0] + cap, point[1] + cap), ink)
+
+
+def _mix(one: tuple[int, int, int], other: tuple[int, int, int]) -> tuple[int, int, int]:
+    return tuple((a + b) // 2 for a, b in zip(one, other, strict=True))  # type: ignore[return-value]
+
+
+def side_text(
+    draw: ImageDraw.ImageDraw,
+    place: Layout,
+    title: str,
+    sides: Sequence[tuple[Color, str]],
+    status: str,
+    notes: Sequence[str],
+    caption: str,
+) -> None:
+    """The text to the right of the board: the game's ``title``, a line for each side
+    beside a stone of its colour (its score, its pieces left), the ``status`` (whose
+    turn, or the result), ``notes`` under it, and the ``caption`` in up to three lines.
+    Nothing when the picture is too narrow for text beside the board."""
+    x = place.left + 7 * place.cell + place.cell
+    room = place.width - place.cell // 2 - x
+    if room < place.cell * 2:
+        return
+    y = place.top
+    size = min(place.cell // 1.4, room / 7)
+    draw.text((x, y), title, INK, load_font(int(size), serif=True))
+    y += int(size * 1.6)
+    body = load_font(int(size * 0.6))
+    radius = int(size * 0.3)
+    for color, words in sides:
+        draw_stone(draw, x + radius, y + radius, int(radius / 0.38), color)
+        draw.text((x + 3 * radius, y + radius), words, INK, body, "lm")
+        y += int(size * 0.9)
+    y += int(size * 0.3)
+    draw.text((x, y), status, ACCENT, body)
+    y += int(size * 0.8)
+    small = load_font(int(size * 0.45))
+    for line in [*notes, *wrap(caption, small, room)]:
+        draw.text((x, y), line, MUTED, small)
+        y += int(size * 0.6)
+
+
+def wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """``text`` in lines no wider than ``width``, three at the most."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines[:3]
+
+
+def png(image: Image.Image) -> bytes:
+    """The picture's PNG bytes."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+# DejaVu, cut down to the Latin letters ("Mǽrstánas" needs ǽ, which Pillow's own font
+# lacks), shipped with the code for every game's pictures: no font of the system is needed.
+FONTS = Path(__file__).parent / "fonts"
+
+
+@lru_cache(maxsize=32)
+def load_font(size: int, serif: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSerif.ttf" if serif else "DejaVuSans.ttf"
+    return ImageFont.truetype(FONTS / name, max(6, size))
