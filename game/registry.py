@@ -11,7 +11,16 @@ from game.kinds import GameKind
 from game.maerstanas.site import KIND as MAERSTANAS
 from game.options import Options
 
-__all__ = ["DEFAULT", "KINDS", "find_kind", "kind_choices", "kind_named", "kind_of", "stored_rules"]
+__all__ = [
+    "DEFAULT",
+    "KINDS",
+    "family_title",
+    "find_kind",
+    "kind_choices",
+    "kind_named",
+    "kind_of",
+    "stored_rules",
+]
 
 KINDS: dict[str, GameKind] = {kind.name: kind for kind in (MAERSTANAS, CYNGESHEALL)}
 DEFAULT = MAERSTANAS
@@ -49,3 +58,11 @@ def kind_of(rules: object) -> GameKind:
         if type(rules) is kind.rules:
             return kind
     raise KeyError(f"{rules!r} are the options of no game here")
+
+
+def family_title(family: str) -> str:
+    """A family of ratings (``Game.rating_family``) in words: "Mǽrstánas", "Mǽrstánas,
+    wraparound", "Cyngesheall"."""
+    name, _, options = family.partition("-")
+    title = KINDS[name].title if name in KINDS else name
+    return title if options in ("", "standard") else f"{title}, {options}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django import forms
 from django.contrib import messages
@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from game import seats
 from game.models import BrowserGame, Game, hash_token
 from game.ratings import START
-from game.registry import DEFAULT
+from game.registry import DEFAULT, family_title
 from players.graph import rating_graph
 from players.models import Account, ApiToken, Rating, RatingChange, new_api_token
 from players.names import GUEST_NAME, is_reserved
@@ -77,20 +77,29 @@ LEADERBOARD_SIZE = 100
 RECENT_GAMES = 20
 
 
-def _families() -> list[str]:
+class Family(NamedTuple):
+    """A family of ratings as a page names it: ``slug`` in its query, ``title`` in words."""
+
+    slug: str
+    title: str
+
+
+def _families() -> list[Family]:
     """The families of ratings to show: the default game's first, then any other some
     player has a rating in."""
     default = f"{DEFAULT.name}-{DEFAULT.rating_family(DEFAULT.rules())}"
     others = Rating.objects.exclude(family=default).values_list("family", flat=True)
-    return [default, *sorted(set(others))]
+    return [Family(slug, family_title(slug)) for slug in [default, *sorted(set(others))]]
 
 
-def _family(request: HttpRequest) -> str:
+def _family(request: HttpRequest) -> Family:
     families = _families()
-    chosen = request.GET.get("family", families[0])
-    if chosen not in families:
-        raise Http404(f"{chosen[:40]!r} is not a family of ratings: {', '.join(families)}")
-    return chosen
+    chosen = request.GET.get("family", families[0].slug)
+    for family in families:
+        if family.slug == chosen:
+            return family
+    slugs = ", ".join(family.slug for family in families)
+    raise Http404(f"{chosen[:40]!r} is not a family of ratings: {slugs}")
 
 
 def _player(username: str):
@@ -172,7 +181,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
     context = {
         "player": user,
-        "profile": Profile.of(user, family),
+        "profile": Profile.of(user, family.slug),
+        "family": family,
         "families": _families(),
         "going_on": [game for game in games if not game.is_over],
         "finished": [game for game in games if game.is_over],
@@ -185,9 +195,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     """The players with a rated game in the last 90 days, best first; and a search by name."""
     family = _family(request)
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
-    active = RatingChange.objects.filter(family=family, at__gte=since).values("user")
+    active = RatingChange.objects.filter(family=family.slug, at__gte=since).values("user")
     ratings = (
-        Rating.objects.filter(family=family, user__in=active, user__is_active=True)
+        Rating.objects.filter(family=family.slug, user__in=active, user__is_active=True)
         .select_related("user")
         .order_by("-value", "user__username")[:LEADERBOARD_SIZE]
     )
@@ -218,7 +228,7 @@ def player_json(request: HttpRequest, username: str) -> HttpResponse:
         family = _family(request)
     except Http404 as missing:
         return JsonResponse({"error": str(missing)}, status=404)
-    return JsonResponse(Profile.of(user, family).as_json())
+    return JsonResponse(Profile.of(user, family.slug).as_json())
 
 
 # Personal API tokens and bot accounts ------------------------------------------------------

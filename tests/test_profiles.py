@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from game import play
+from game.cyngesheall import Rules as CyngesheallRules
 from game.engine import Rules
 from players.graph import rating_graph
 from players.models import Rating, RatingChange
@@ -24,13 +25,14 @@ def user(username: str):
     return get_user_model().objects.create_user(username, password=PASSWORD)
 
 
-def rated(dark, light, loser: str, rules: Rules | None = None):
+def rated(dark, light, loser: str, rules: Rules | CyngesheallRules | None = None):
     """A rated game between two accounts, both moving once, then ``loser`` resigns."""
     game, tokens = play.create_game("friend", rules or Rules(), user=dark, rated=True)
     _, _, token = play.join(game.public_id, play.invite_code(game), user=light)
     tokens |= {"light": token}
-    play.make_move(game.public_id, tokens, "D4", expected_ply=0)
-    play.make_move(game.public_id, tokens, "E4", expected_ply=1)
+    moves = ("B6-E3", "G4-D4") if isinstance(rules, CyngesheallRules) else ("D4", "E4")
+    play.make_move(game.public_id, tokens, moves[0], expected_ply=0)
+    play.make_move(game.public_id, tokens, moves[1], expected_ply=1)
     play.resign(game.public_id, {loser: tokens[loser]})
     return game
 
@@ -115,9 +117,37 @@ def test_the_leaderboard_keeps_families_apart_and_searches_names(client):
     assert client.get("/players/").content.decode().count("data-player=") == 0
     wrapped = client.get("/players/?family=maerstanas-wraparound").content.decode()
     assert wrapped.count("data-player=") == 2
+    assert "The best rated (Mǽrstánas, wraparound)" in wrapped
     found = BeautifulSoup(client.get("/players/?q=an").content, "html.parser")
     assert [a.text for a in found.select("[data-search-results] a")] == ["Ann"]
     assert "No player's name" in client.get("/players/?q=zz").content.decode()
+
+
+def test_each_game_s_ratings_are_named_by_the_game_and_kept_apart(client):
+    ann, bob = user("Ann"), user("Bob")
+    rated(ann, bob, "light")
+    cyngesheall = rated(ann, bob, "dark", CyngesheallRules())
+    soup = BeautifulSoup(client.get("/players/Ann/").content, "html.parser")
+    families = {a["data-family"]: a.get_text() for a in soup.select("nav.families a")}
+    assert families == {"maerstanas-standard": "Mǽrstánas", "cyngesheall-standard": "Cyngesheall"}
+    assert soup.select_one("nav.families a[aria-current]")["data-family"] == "maerstanas-standard"
+    assert "Rating (Mǽrstánas)" in soup.select_one(".profile__figures").get_text()
+    assert soup.select_one("[data-wins]")["data-wins"] == "1"
+    kinds = [span.get_text() for span in soup.select('[data-games="finished"] [data-kind]')]
+    assert sorted(kinds) == ["Cyngesheall", "Mǽrstánas"]
+    page = client.get("/players/Ann/", {"family": "cyngesheall-standard"})
+    soup = BeautifulSoup(page.content, "html.parser")
+    assert "Rating (Cyngesheall)" in soup.select_one(".profile__figures").get_text()
+    assert soup.select_one("[data-losses]")["data-losses"] == "1"
+    assert soup.select_one("[data-wins]")["data-wins"] == "0"
+    expected = round(Rating.objects.get(user=ann, family=cyngesheall.rating_family).value)
+    assert soup.select_one("[data-rating]")["data-rating"] == str(expected) != "1000"
+    board = BeautifulSoup(
+        client.get("/players/", {"family": "cyngesheall-standard"}).content, "html.parser"
+    )
+    assert "The best rated (Cyngesheall)" in board.get_text()
+    assert [row["data-player"] for row in board.select("[data-player]")] == ["Bob", "Ann"]
+    assert client.get("/players/", {"family": "chess-standard"}).status_code == 404
 
 
 def test_a_name_is_escaped_wherever_it_shows(client):
