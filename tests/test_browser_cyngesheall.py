@@ -1,13 +1,17 @@
 """Cyngesheall played in a real browser (Debian's Chromium): a piece picked, then its
 square, by mouse, by keyboard, by touch on a phone and without JavaScript; a friend
 game pushed live to both players and a watcher; the computer's reply; a record
-downloaded and imported."""
+downloaded and imported; a set-up made in the position editor and played on; a game
+analysed with its graph and a line tried from one of its moments; two accounts meeting
+in the lobby for a rated game, whose rating is Cyngesheall's own."""
 
 from __future__ import annotations
 
 import re
 import time
+from urllib.parse import urlencode
 
+import httpx
 import pytest
 
 from game.cyngesheall import Position
@@ -18,6 +22,7 @@ from tests.test_browser import (
     REFRESH_TIMEOUT_MS,
     api,
     game_id_of,
+    sign_up,
     site,
     start_game,
 )
@@ -231,3 +236,100 @@ def test_a_hint_a_takeback_and_a_look_back_against_the_computer(site, new_page):
     assert page.locator("#board a, #board button[name=move]").count() == 0
     page.keyboard.press("End")
     page.wait_for_selector('#game[data-ply="2"].game--to-move')
+
+
+def test_a_set_up_made_in_the_editor_is_pictured_and_played_on(site, new_page):
+    page = new_page()
+    start = Position.start().to_text()
+    page.goto(f"{site.url}/p/?{urlencode({'game': 'cyngesheall', 'text': start})}")
+    assert page.inner_text("#palette-title") == "Piece to place"
+    assert "next piece: dark stone, light stone" in page.inner_text("[data-editor-hint]")
+    # The commander from B6 to D4, in two clicks of the palette and two of squares.
+    page.click('[data-paint="empty"]')
+    page.wait_for_selector('[data-paint="empty"][aria-pressed="true"]')
+    page.click('[data-square="B6"] a.sq__edit')
+    page.wait_for_selector('[data-square="B6"]:not([data-stone])')
+    page.click('[data-paint="dark-commander"]')
+    page.wait_for_selector('[data-paint="dark-commander"][aria-pressed="true"]')
+    page.click('[data-square="D4"] a.sq__edit')
+    page.wait_for_selector('[data-square="D4"][data-stone="dark-commander"]')
+    text = page.input_value("[data-position-text]")
+    set_up = Position.from_text(text)
+    assert set_up.piece_at("D4") is not None and set_up.piece_at("B6") is None
+    picture = httpx.get(site.url + page.get_attribute("[data-image-link]", "href"))
+    assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
+    page.click('[data-continue="hotseat"]')
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    game_id = game_id_of(page)
+    assert page.get_attribute('[data-square="D4"]', "data-piece") == "commander"
+    move = next(str(m) for m in set_up.legal_moves() if str(m).startswith("D4-"))
+    play_move(page, move)
+    state = api(site, game_id)
+    assert (state["game"], state["record"]) == ("cyngesheall", [move])
+
+
+def test_a_resigned_game_is_analysed_with_its_graph_and_a_line_is_tried(site, new_page):
+    page = new_page()
+    game_id = start_cyngesheall(page, site)
+    for move in SHORT_GAME[:4]:
+        play_move(page, move)
+    page.goto(f"{site.url}/g/{game_id}/resign")
+    page.click("[data-confirm-resign]")
+    page.wait_for_selector('[data-result="light"]')  # dark was to move, and resigned
+    page.goto(f"{site.url}/g/{game_id}/?ply=2")
+    page.click("[data-analyse-whole]")
+    page.wait_for_selector(".estimate-graph svg", timeout=30_000)
+    assert page.locator(".estimate-graph svg title").count() >= 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "cyngesheall-analysed.png", full_page=True)
+    # From move 2, a line of its own: a dark stone moves, and the game stays as it was.
+    page.click("[data-try-line]")
+    page.wait_for_selector("#try")
+    page.click('[data-square="C6"] a')
+    page.wait_for_selector('#board[data-picked="C6"]')
+    page.click('[data-square="C4"] button')
+    page.wait_for_selector('#try[data-line="C6-C4"]')
+    assert page.get_attribute('[data-square="C4"]', "data-piece") == "stone"
+    assert page.get_attribute('[data-square="C6"]', "data-piece") is None
+    page.click("[data-back-to-game]")
+    page.wait_for_url(re.compile(rf"/g/{game_id}/\?ply=2$"))
+    assert api(site, game_id)["record"] == SHORT_GAME[:4]
+
+
+def test_two_accounts_meet_in_the_lobby_for_a_rated_game_rated_apart(site, new_page):
+    ann = new_page()
+    bob = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    sign_up(ann, site, "Cyn_Ann")
+    sign_up(bob, site, "Cyn_Bob")
+    ann.goto(f"{site.url}/lobby/")
+    ann.check("input[name=speed][value=correspondence]")
+    ann.check("input[name=color][value=dark]")
+    ann.check("input[name=rated]")
+    ann.check("input[name=game][value=cyngesheall]")
+    ann.click("[data-challenge-form] button[type=submit]")
+    ann.wait_for_selector(".challenge--mine")
+    row = f'[data-challenge="{ann.get_attribute(".challenge--mine", "data-challenge")}"]'
+    bob.goto(f"{site.url}/lobby/")
+    assert "Cyngesheall" in bob.inner_text(row)
+    bob.tap(f"{row} .challenge__accept button")
+    bob.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    game_id = game_id_of(bob)
+    ann.wait_for_url(f"{site.url}/g/{game_id}/", timeout=LIVE_TIMEOUT_MS)
+    assert api(site, game_id)["game"] == "cyngesheall"
+    play_move(ann, "B6-E3")
+    bob.wait_for_selector('#game[data-ply="1"]', timeout=LIVE_TIMEOUT_MS)
+    play_move(bob, "G4-D4", tap=True)
+    ann.wait_for_selector('#game[data-ply="2"]', timeout=LIVE_TIMEOUT_MS)
+    bob.goto(f"{site.url}/g/{game_id}/resign")
+    bob.click("[data-confirm-resign]")
+    ann.wait_for_selector('[data-result="dark"]', timeout=LIVE_TIMEOUT_MS)
+    assert api(site, game_id)["rating_change"] == {"dark": 16.0, "light": -16.0}
+    ann.goto(f"{site.url}/players/Cyn_Ann/?family=cyngesheall-standard")
+    assert ann.get_attribute("[data-rating]", "data-rating") == "1016"
+    ann.goto(f"{site.url}/players/Cyn_Ann/")  # Mǽrstánas's rating: untouched
+    assert ann.get_attribute("[data-rating]", "data-rating") == "1000"
+    ann.goto(f"{site.url}/games/")
+    assert ann.inner_text(f'[data-game="{game_id}"] [data-kind]') == "Cyngesheall"
+    bob.goto(f"{site.url}/players/?family=cyngesheall-standard")
+    assert bob.get_attribute('[data-player="Cyn_Bob"]', "data-rating") == "984"
+    bob.screenshot(path=ARTIFACTS / "cyngesheall-leaderboard-phone.png", full_page=True)

@@ -44,6 +44,29 @@ def test_moves_tried_from_a_moment_make_a_line_and_leave_the_game_as_it_was(clie
     assert f'href="/g/{game.public_id}/try?ply=2&amp;line=C3"' in html
     assert f'href="/g/{game.public_id}/?ply=2" data-back-to-game' in html
     assert "data-undo" in html and "data-clear" in html
+    assert 'aria-label="Board: choose a square for dark&#x27;s stone"' in html
+
+
+def test_a_cyngesheall_line_is_tried_a_piece_picked_then_its_square(client):
+    client.post("/", {"game": "cyngesheall", "mode": "hotseat"})
+    game = Game.objects.get()
+    for ply, move in enumerate(["B6-E3", "G4-D4"]):
+        assert client.post(f"/g/{game.public_id}/move", {"move": move, "ply": ply}).status_code
+    before = snapshot(game)
+    html = client.get(try_url(game), {"ply": "1", "line": "G4-B4"}).content.decode()
+    assert 'aria-label="Board: pick a piece for dark to move"' in html
+    # A piece's link keeps the line, and picks it.
+    assert f'href="/g/{game.public_id}/try?ply=1&amp;line=G4-B4&amp;from=E3"' in html
+    html = client.get(try_url(game), {"ply": "1", "line": "G4-B4", "from": "E3"}).content.decode()
+    assert 'data-picked="E3"' in html
+    assert 'aria-label="Board: choose where the piece on E3 goes"' in html
+    assert '<button type="submit" name="move" value="E3-E4"' in html
+    html = client.get(
+        try_url(game), {"ply": "1", "line": "G4-B4", "move": "E3-E4"}
+    ).content.decode()
+    assert 'data-line="G4-B4,E3-E4"' in html
+    assert re.search(r'data-square="E4"[^>]*data-piece="commander"', html)
+    assert snapshot(game) == before
 
 
 def test_a_move_the_rules_refuse_is_said_and_a_line_that_does_not_follow_is_a_400(client):

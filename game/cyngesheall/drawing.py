@@ -78,6 +78,13 @@ class Board:
         return self.mover is not None
 
     @property
+    def task(self) -> str:
+        """What a viewer who may move does on the board, in words."""
+        if self.picked:
+            return f"choose where the piece on {self.picked} goes"
+        return f"pick a piece for {self.mover.value if self.mover is not None else ''} to move"
+
+    @property
     def kept(self) -> str:
         """The query that keeps the piece picked when the page is redrawn."""
         return f"from={self.picked}" if self.picked else ""

@@ -112,6 +112,12 @@ class Board:
         return STONE_NAMES[self.stone]
 
     @property
+    def task(self) -> str:
+        """What a viewer who may move does on the board, in words."""
+        mover = self.mover.value if self.mover is not None else ""
+        return f"choose a square for {mover}'s {self.stone_name}"
+
+    @property
     def wraparound_note(self) -> str:
         """The board's wraparound in words, beside its double border; "" without it."""
         return "Wraparound: the edges join up" if self.wraparound else ""
