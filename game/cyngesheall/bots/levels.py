@@ -10,7 +10,8 @@ Each level is a way of choosing a move (``choose_move``):
   (``search.evaluate``, blurred by up to 1.5 stones of noise so that it is beaten
   more often than not by the next), never one that lets the other side win at once;
 - the middle one searches two plies deep, its move and every reply, by the
-  evaluation (``search.shallow``);
+  evaluation (``search.shallow``), and plays any move within half a stone of the
+  best it finds (so that the next level up beats it more often than not);
 - the two strongest search with Monte Carlo tree search and its solver
   (``search.mcts``) among the moves the two-ply look keeps (``search.candidates``):
   the lower for a number of iterations, so a seed makes it repeat its moves
@@ -46,6 +47,9 @@ class Level:
     kind: str  # "careful", "greedy", "shallow" or "search"
     playouts: int | None = None  # the search's budget, when counted in playouts
     solver: bool = False  # look for a win in two moves before searching
+    # The shallow search's margin, in stones: it chooses at random among the moves this
+    # close to the best.
+    noise: float = 0.0
 
 
 LEVELS: tuple[Level, ...] = (
@@ -69,9 +73,10 @@ LEVELS: tuple[Level, ...] = (
         "duguth",
         "Duguþ",
         "Plays like the tried warriors on the benches: weighs each move against "
-        "every answer to it.",
+        "every answer to it, but takes any that looks nearly as good as the best.",
         0.05,
         "shallow",
+        noise=0.5,
     ),
     Level(
         "gesith",
@@ -138,7 +143,7 @@ def _choose(
     if chosen.kind == "greedy":
         return _greedy(position, moves, rng)
     if chosen.kind == "shallow":
-        return search.shallow(position, rng)
+        return search.shallow(position, rng, noise=chosen.noise)
     budget = seconds if seconds is not None else None if chosen.playouts else chosen.seconds
     if chosen.solver:
         win = search.forced_win(
