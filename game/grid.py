@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 __all__ = [
     "COLUMNS",
@@ -115,6 +115,33 @@ class PositionBase:
     """
 
     __slots__ = ()
+
+    # Each engine's slots: its options, the side to move (0 dark, 1 light), the moves
+    # played to reach it, and the move that did.
+    _rules: Any
+    _turn: int
+    _ply: int
+    _last: Any
+
+    @property
+    def rules(self) -> Any:
+        """The rules this game is played by."""
+        return self._rules
+
+    @property
+    def turn(self) -> Color:
+        """The side to move (also once the game is over: the side that would move next)."""
+        return COLORS[self._turn]
+
+    @property
+    def ply(self) -> int:
+        """How many moves have been played to reach this position."""
+        return self._ply
+
+    @property
+    def last_move(self) -> Any:
+        """The move that led here, or None at the start or a set-up position."""
+        return self._last
 
     @property
     def history(self) -> tuple[Played, ...]:

@@ -234,25 +234,7 @@ class Position(PositionBase):
 
     # Reading the position ----------------------------------------------------
 
-    @property
-    def rules(self) -> Rules:
-        """The rules this game is played by."""
-        return self._rules
-
-    @property
-    def turn(self) -> Color:
-        """The side to move (also once the game is over: the side that would move next)."""
-        return COLORS[self._turn]
-
-    @property
-    def ply(self) -> int:
-        """How many moves (passes included) have been played to reach this position."""
-        return self._ply
-
-    @property
-    def last_move(self) -> Move | None:
-        """The move that led here, or None at the start or a set-up position."""
-        return self._last
+    # ``rules``, ``turn``, ``ply`` (passes included) and ``last_move`` are PositionBase's.
 
     @property
     def last_removed(self) -> tuple[Square, ...]:
