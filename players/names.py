@@ -22,12 +22,12 @@ VALIDATORS = [
 ]
 
 # The site's own words, which a player's name must not pass for: its pages and
-# roles, and every computer level, by id and by name (Þegn as thegn or tegn too).
+# roles, and (in ``reserved``) every game and every computer level, by id and by name
+# (Þegn as thegn or tegn too).
 SITE_NAMES = {
     "about", "accounts", "admin", "administrator", "anonymous", "api", "bot", "computer",
-    "deleted", "games", "guest", "help", "learn", "lobby", "maerstanas", "mod",
-    "moderator", "null", "none", "player", "players", "root", "site", "staff",
-    "support", "system", "webmaster", "cyngesheall",
+    "deleted", "games", "guest", "help", "learn", "lobby", "mod", "moderator", "null",
+    "none", "player", "players", "root", "site", "staff", "support", "system", "webmaster",
 }  # fmt: skip
 
 
@@ -41,6 +41,7 @@ def reserved() -> set[str]:
     """Every name a player may not take, folded."""
     names = set(SITE_NAMES)
     for kind in KINDS.values():
+        names |= {folded(kind.name), folded(kind.title)}
         for level in kind.players.levels:
             names |= {folded(level.id), folded(level.name)}
     return names | {name.replace("th", "t") for name in names if "th" in name}

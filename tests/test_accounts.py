@@ -105,6 +105,11 @@ def test_the_reserved_names_include_every_level_by_id_and_name():
     assert not is_reserved("Wulfstan")
 
 
+def test_every_game_s_name_and_its_levels_are_reserved():
+    assert is_reserved("maerstanas") and is_reserved("Mǽrstánas") and is_reserved("Cyngesheall")
+    assert is_reserved("gesith") and is_reserved("Gesíþ") and is_reserved("Dugut")
+
+
 @pytest.mark.parametrize("login", ["Godric", "godric@example.org", "GODRIC"])
 def test_one_logs_in_by_username_or_email(login):
     sign_up(Client(), "Godric", email="godric@example.org")
