@@ -30,6 +30,7 @@ from game.grid import Color, Outcome
 from game.kinds import GameKind, GamePosition, Level
 from game.links import GameUrls, game_urls
 from game.models import BrowserGame, Game
+from game.registry import named_apart
 
 __all__ = [
     "AnalysisPanel",
@@ -567,6 +568,7 @@ class MyGame(NamedTuple):
     opponent: str = ""  # "Against Wita (level 6)", "Against a friend", "Hot-seat"…
     moves: str = ""  # "No moves yet", "1 move", "12 moves"
     state: str = ""  # "Your turn", "Light to move", "Dark wins · 30–28"…
+    kind: GameKind | None = None  # the game, when it is not the site's usual one
 
 
 def _opponent(game: Game, computer: ComputerSeat | None) -> str:
@@ -607,7 +609,8 @@ def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame
         state = "Your turn" if your_turn else state
         moves = "No moves yet" if not game.ply else f"{game.ply} move{'s' if game.ply != 1 else ''}"
         opponent = _opponent(game, computer)
-        lines.append(MyGame(game, colors, your_turn, summary, opponent, moves, state))
+        kind = named_apart(game.kind)
+        lines.append(MyGame(game, colors, your_turn, summary, opponent, moves, state, kind))
     # An imported record is replayed, never played on: it is listed with the finished.
     done = [line.game.is_over or line.game.mode == Game.Mode.IMPORTED for line in lines]
     going_on = [line for line, over in zip(lines, done, strict=True) if not over]

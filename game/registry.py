@@ -19,6 +19,7 @@ __all__ = [
     "kind_choices",
     "kind_named",
     "kind_of",
+    "named_apart",
     "stored_rules",
 ]
 
@@ -38,6 +39,13 @@ def kind_named(name: object) -> GameKind:
     """The kind a form's ``game`` names, or the default one for none or a name that is
     no game here (the form's own ``game`` field refuses that, saying why)."""
     return KINDS.get(name, DEFAULT) if isinstance(name, str) and name else DEFAULT
+
+
+def named_apart(name: str) -> GameKind | None:
+    """The kind called ``name`` when a list of games should say which game it is: any
+    but the default one, whose games are the site's usual ones."""
+    kind = KINDS.get(name)
+    return None if kind is DEFAULT else kind
 
 
 def kind_choices() -> list[tuple[str, str]]:

@@ -30,9 +30,10 @@ from django.views.decorators.http import require_safe
 from game import audience, clocks, hooks, live
 from game.fragments import drawn_by
 from game.grid import Color
+from game.kinds import GameKind
 from game.models import Channel, Game, Seat
 from game.options import Options
-from game.registry import KINDS, find_kind
+from game.registry import KINDS, find_kind, named_apart
 from game.views.common import admit_stream, no_stream_here, not_an_event_stream, streaming
 from lobby import signals
 from players.models import Rating
@@ -118,6 +119,7 @@ class Listed(NamedTuple):
     time_control: str  # "" for a game without a clock
     watchers: int
     board: MiniBoard
+    kind: GameKind | None  # the game, when it is not the site's usual one
 
 
 def _side(game: Game, color: str, seat: Seat | None, ratings: dict) -> Side:
@@ -158,6 +160,7 @@ def listed() -> list[Listed]:
                 time_control=clocks.describe(*terms) if timed else "",
                 watchers=watchers.get(game.public_id, 0),
                 board=mini_board(game.kind, game.rules, game.position_text),
+                kind=named_apart(game.kind),
             )
         )
     return found

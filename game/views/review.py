@@ -28,7 +28,7 @@ from game.pages import (
     game_urls,
     position_keys,
 )
-from game.registry import kind_named
+from game.registry import DEFAULT, KINDS, kind_named
 from game.trying import LineError, line_url, play_line, split_line, try_page
 from game.views.common import (
     HtmxHttpRequest,
@@ -211,12 +211,17 @@ MAX_RECORD_BYTES = 64 * 1024
 def import_record(request: HttpRequest) -> HttpResponse:
     """Paste or upload a record (or a bare list of moves) and replay it as a game, kept
     in this browser's "My games"."""
-    context: dict[str, object] = {"text": "", "error": ""}
+    context: dict[str, object] = {
+        "text": "",
+        "error": "",
+        "kinds": KINDS.values(),
+        "chosen": DEFAULT,
+    }
     if request.method != "POST":
         return render(request, "game/import.html", context)
     text = request.POST.get("record", "")
     upload = request.FILES.get("file")
-    kind = kind_named(request.POST.get("game"))
+    kind = context["chosen"] = kind_named(request.POST.get("game"))
     try:
         rules = kind.rules.from_mapping(request.POST)
         if upload is not None and upload.size:
