@@ -53,6 +53,8 @@ def test_a_cyngesheall_line_is_tried_a_piece_picked_then_its_square(client):
     for ply, move in enumerate(["B6-E3", "G4-D4"]):
         assert client.post(f"/g/{game.public_id}/move", {"move": move, "ply": ply}).status_code
     before = snapshot(game)
+    html = client.get(try_url(game), {"ply": "1"}).content.decode()
+    assert "No moves tried yet: pick a piece for light to move." in html
     html = client.get(try_url(game), {"ply": "1", "line": "G4-B4"}).content.decode()
     assert 'aria-label="Board: pick a piece for dark to move"' in html
     # A piece's link keeps the line, and picks it.
