@@ -6,6 +6,9 @@
     python -m bench.arena thegn:cniht --json docs/arena.json --update  # redo some rows
     python -m bench.arena wita@1:uct@1 --games 80 --json docs/arena-goals.json --more
 
+Ctrl-C (or SIGTERM) stops a run: the games under way finish, and the table and
+``--json`` file hold the games played, which ``--more`` plays on from.
+
 A player is a level id (``cild`` … ``wita``), a reference player (``random``,
 ``heuristic``, ``aelfric``, ``uct``), or either with ``@seconds`` for a time a
 move (``wita@0.25``, ``uct@4``). Each pairing plays ``--games`` games from the
@@ -33,10 +36,12 @@ import json
 import math
 import os
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -258,6 +263,19 @@ def _elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
+class Stopped(Exception):
+    """Ctrl-C or SIGTERM: the run stops, and the games played so far stand."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped
+
+
+def _leave_interrupts_to_the_arena() -> None:
+    """A worker ignores Ctrl-C: the arena stops the run and keeps what was played."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run(
     pairings: list[str],
     games: int,
@@ -269,30 +287,58 @@ def run(
     """Play ``games`` games of each pairing on ``jobs`` processes, reporting progress on
     stderr; the pairings' games are interleaved so that each row fills up evenly. A
     pairing's games are numbered from its ``first`` (0), so more games of a saved row
-    are new games, not its own again."""
+    are new games, not its own again.
+
+    Ctrl-C (or SIGTERM) stops the run, a long one being hours of both cores: the games
+    under way finish, the others are not played, and the rows hold the games played
+    in order, so that each pairing's are its first ones and ``--more`` numbers the
+    next ones on. A second Ctrl-C abandons them all.
+    """
     first = first or {}
     rows = {pairing: Row(pairing) for pairing in pairings}
     work = [
         (pairing, first.get(pairing, 0) + index) for index in range(games) for pairing in pairings
     ]
     done = 0
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(play_game, p, i, rules, seed) for p, i in work]
+
+    def count(game: Game) -> None:
+        nonlocal done
+        row = rows[game.pairing]
+        if game.points == 1:
+            row.wins += 1
+        elif game.points == 0.5:
+            row.ties += 1
+        else:
+            row.losses += 1
+        for player, (total, moves) in game.seconds.items():
+            spent = row.time.setdefault(player, [0.0, 0])
+            spent[0] += total
+            spent[1] += moves
+        done += 1
+        print(f"\r{done}/{len(work)} games", end="", file=sys.stderr, flush=True)
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    stoppable = threading.current_thread() is threading.main_thread()
+    handlers = {number: signal.signal(number, _stop) for number in signals} if stoppable else {}
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_arena)
+    stopped = False
+    futures: list[Future[Game]] = []
+    try:
+        futures += [pool.submit(play_game, p, i, rules, seed) for p, i in work]
         for future in futures:
-            game = future.result()
-            row = rows[game.pairing]
-            if game.points == 1:
-                row.wins += 1
-            elif game.points == 0.5:
-                row.ties += 1
-            else:
-                row.losses += 1
-            for player, (total, moves) in game.seconds.items():
-                spent = row.time.setdefault(player, [0.0, 0])
-                spent[0] += total
-                spent[1] += moves
-            done += 1
-            print(f"\r{done}/{len(work)} games", end="", file=sys.stderr, flush=True)
+            count(future.result())
+    except Stopped:
+        stopped = True
+        print("\nstopping: the games under way finish, no other starts", file=sys.stderr)
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        pool.shutdown(wait=True, cancel_futures=True)
+    if stopped:
+        for future in futures[done:]:
+            if future.cancelled():
+                break
+            count(future.result())
     print(file=sys.stderr)
     return list(rows.values())
 
@@ -427,6 +473,10 @@ def main(argv: list[str] | None = None) -> None:
     rows = run(pairings, args.games, rules, args.seed, args.jobs, first)
     name = "Cyngesheall" if args.game == "cyngesheall" else str(rules)
     print(f"{name}, {args.jobs} processes, {time.monotonic() - started:.0f} s")
+    played, meant = sum(row.games for row in rows), args.games * len(pairings)
+    if played < meant:
+        print(f"stopped after {played} of {meant} games: --more plays on from the rows saved")
+    rows = [row for row in rows if row.games]
     print(table(rows))
     commands = ["python -m bench.arena " + " ".join(sys.argv[1:] if argv is None else argv)]
     if saved is not None:

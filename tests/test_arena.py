@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import threading
 
 import pytest
 
@@ -101,6 +104,26 @@ def test_more_adds_new_games_to_a_saved_row(tmp_path):
     row = json.loads(path.read_text())["rows"][0]
     assert (row["wins"], row["ties"], row["losses"]) == (whole.wins, whole.ties, whole.losses)
     assert row["games"] == 4
+
+
+def test_an_interrupted_run_keeps_the_games_played_and_more_plays_on(tmp_path, capsys):
+    path = tmp_path / "arena.json"
+    command = ["wita@0.02:random", "--games", "60", "--jobs", "1", "--json", str(path)]
+    interrupt = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))
+    interrupt.start()
+    try:
+        arena.main(command)
+    finally:
+        interrupt.cancel()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back
+    out = capsys.readouterr()
+    assert "stopping: the games under way finish" in out.err
+    row = json.loads(path.read_text())["rows"][0]
+    assert 0 < row["games"] < 60
+    assert f"stopped after {row['games']} of 60 games" in out.out
+    # The games played were the pairing's first ones: more games are numbered on.
+    arena.main(["wita@0.02:random", "--games", "1", "--jobs", "1", "--json", str(path), "--more"])
+    assert json.loads(path.read_text())["rows"][0]["games"] == row["games"] + 1
 
 
 def test_rows_added_together_weigh_their_times_by_games():
