@@ -109,13 +109,14 @@ def test_more_adds_new_games_to_a_saved_row(tmp_path):
 def test_an_interrupted_run_keeps_the_games_played_and_more_plays_on(tmp_path, capsys):
     path = tmp_path / "arena.json"
     command = ["wita@0.02:random", "--games", "60", "--jobs", "1", "--json", str(path)]
+    before = signal.getsignal(signal.SIGINT)
     interrupt = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))
     interrupt.start()
     try:
         arena.main(command)
     finally:
         interrupt.cancel()
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back
+    assert signal.getsignal(signal.SIGINT) == before  # given back
     out = capsys.readouterr()
     assert "stopping: the games under way finish" in out.err
     row = json.loads(path.read_text())["rows"][0]
