@@ -110,12 +110,12 @@ def test_a_move_by_keyboard_alone(site, new_page):
     page.keyboard.press("Escape")
     page.wait_for_selector('#board[data-picked=""]')
     page.wait_for_function(on_b6, timeout=2000)
-    # A person's next key comes well after the board settles; one pressed within a few
-    # milliseconds of it can still lose the focus to the put-back's redraw.
-    page.wait_for_timeout(150)
     page.keyboard.press("Enter")
     page.wait_for_selector('#board[data-picked="B6"]')
     page.wait_for_function(on_b6, timeout=2000)
+    # A person's keys come some way apart: one pressed within milliseconds of the
+    # board settling can still be taken back by the settling.
+    page.wait_for_timeout(150)
     for key in ("ArrowRight", "ArrowUp", "ArrowRight", "ArrowUp", "ArrowRight", "ArrowUp"):
         page.keyboard.press(key)
     assert page.evaluate("document.activeElement.id") == "sq-E3"

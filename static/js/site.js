@@ -20,6 +20,18 @@ document.addEventListener("click", async (event) => {
   }, 1500);
 });
 
+// A control htmx has just swapped in gets its handlers when the swap settles: a key
+// pressed in those few milliseconds (Enter on a square's link, End for the replay's
+// link) would follow the plain link and load the whole page. Give it them first.
+document.addEventListener(
+  "click",
+  (event) => {
+    const control = event.target.closest && event.target.closest("[hx-get], [hx-post]");
+    if (control && window.htmx) window.htmx.process(control);
+  },
+  true,
+);
+
 // Keep keyboard focus on the same square after the board is redrawn.
 document.addEventListener("htmx:beforeSwap", () => {
   const active = document.activeElement;
@@ -28,6 +40,9 @@ document.addEventListener("htmx:beforeSwap", () => {
 document.addEventListener("htmx:afterSettle", () => {
   const id = window.maerstanasFocus;
   if (!id) return;
+  // Once: an answer settles once for each part it swaps (the game, and out of band
+  // the announcement), and the player may have moved on after the first.
+  window.maerstanasFocus = null;
   const again = document.getElementById(id);
   if (again) again.focus();
   else {
