@@ -1309,6 +1309,8 @@ def test_moves_click_once_the_player_turns_it_on_and_stones_settle_unless_motion
     assert page.evaluate("window.tones") == []  # off unless turned on
     page.check("[data-signal=moves]")  # a sample of the sound
     click_move(page, "E4")
+    # The click sounds once the answer settles, a moment after the board shows the move.
+    page.wait_for_function("() => window.tones.length > 1", timeout=2000)
     assert page.evaluate("window.tones") == [320, 320]
     animation = "getComputedStyle(document.querySelector('.sq--last img')).animationName"
     assert page.evaluate(animation) == "place"
