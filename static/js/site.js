@@ -20,13 +20,13 @@ document.addEventListener("click", async (event) => {
   }, 1500);
 });
 
-// A control htmx has just swapped in gets its handlers when the swap settles: a key
+// A link htmx has just swapped in gets its handlers when the swap settles: a key
 // pressed in those few milliseconds (Enter on a square's link, End for the replay's
 // link) would follow the plain link and load the whole page. Give it them first.
 document.addEventListener(
   "click",
   (event) => {
-    const control = event.target.closest && event.target.closest("[hx-get], [hx-post]");
+    const control = event.target.closest && event.target.closest("a[hx-get]");
     if (control && window.htmx) window.htmx.process(control);
   },
   true,
