@@ -170,7 +170,12 @@ async def stream(
                     if personal_wait is None:  # until the stream ends, unlike the others
                         personal_wait = asyncio.ensure_future(personal.next(left))
                     waits.add(personal_wait)
-                done, _ = await asyncio.wait(waits, timeout=timeout)
+                # The first of the lobby's news and the account's own: the default,
+                # ALL_COMPLETED, kept an account's page waiting for both, so it heard
+                # of a new challenge only at its next keep-alive.
+                done, _ = await asyncio.wait(
+                    waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
                 if personal_wait is not None and personal_wait in done:
                     news, personal_wait = personal_wait.result(), None
                     if news is not None:

@@ -327,6 +327,32 @@ def test_a_lobby_stream_sends_the_changes_since_its_page_then_each_change_it_hea
     assert (listening, after) == (1, 0)
 
 
+def test_an_accounts_lobby_stream_hears_a_new_challenge_at_once(monkeypatch):
+    """An account's page waits on the lobby's news and its own channel together: the
+    first of the two wakes it (waiting for both kept it to its next keep-alive)."""
+    monkeypatch.setattr(game_live.Newsroom, "_run", lambda self: None)  # the test tells
+    monkeypatch.setattr(game_live, "_newsroom", None)
+    live.delta.cache_clear()
+    alice = Client()
+    account("bob")
+    start = live.revision()
+    topic = game_live.CHANNEL + challenges.LOBBY
+    bob_id = get_user_model().objects.get(username="bob").pk
+
+    async def scenario():
+        events = live.stream(start, user_id=bob_id)
+        await anext(events)  # retry
+        second = await sync_to_async(post_challenge)(alice)
+        game_live.newsroom().publish({topic: News(second.revision, 0, False)})
+        heard = await asyncio.wait_for(anext(events), 2)
+        await events.aclose()
+        return second, heard
+
+    second, heard = async_to_sync(scenario)()
+    assert heard.startswith(f"id: {second.revision}\nevent: lobby\n".encode())
+    assert second.public_id.encode() in heard
+
+
 def test_too_many_changes_ask_the_page_to_reload(monkeypatch):
     monkeypatch.setattr(live, "MAX_DELTA", 2)
     live.delta.cache_clear()
