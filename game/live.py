@@ -40,6 +40,7 @@ from django.utils import timezone
 
 from game import hooks
 from game.models import Channel, Game
+from maerstanas_site import capacity
 
 logger = logging.getLogger(__name__)
 
@@ -461,34 +462,63 @@ async def stream(
             on_close()
 
 
+class Refusal(str):
+    """Why a stream may not open, and the status that says so: 429 for a client past
+    its own limits, 503 for a process whose streams hold all they may."""
+
+    status: int
+
+    def __new__(cls, text: str, status: int = 429) -> Refusal:
+        refusal = super().__new__(cls, text)
+        refusal.status = status
+        return refusal
+
+
 class Gate:
     """Who may open a stream in this process: a client holds at most ``per_client``
-    open, and opens at most ``opens`` in ``window`` seconds.
+    open, and opens at most ``opens`` in ``window`` seconds; all clients together hold
+    at most ``budget`` (``maerstanas_site.capacity``: the connections the process
+    keeps for its other requests are never a stream's), or any number for None.
 
     One address opened 3,000 idle streams in five seconds, and with them every file
-    the processes could open: the site stopped accepting anyone. Counted here in
-    the process's memory, at no cost to the database a stream would otherwise add.
+    the processes could open: the site stopped accepting anyone. Then 34 addresses,
+    each within its limit, held every connection, and every other request got 503.
+    Counted here in the process's memory, at no cost to the database a stream would
+    otherwise add: what is bounded is this process's connections.
     """
 
-    def __init__(self, per_client: int, opens: int, window: float = 60.0) -> None:
+    def __init__(
+        self, per_client: int, opens: int, window: float = 60.0, budget: int | None = None
+    ) -> None:
         self.per_client = per_client
         self.opens = opens
         self.window = window
+        self.budget = budget
         self._lock = threading.Lock()
         self._open: dict[str, int] = {}
+        self._total = 0
         self._opened: dict[str, tuple[int, int]] = {}  # client: (window number, opens)
 
     def admit(self, client: str, now: float | None = None) -> str:
-        """Let ``client`` open a stream and return "", or say why it may not."""
+        """Let ``client`` open a stream and return "", or say why it may not (a
+        ``Refusal``, whose ``status`` is the answer's)."""
         now = time.monotonic() if now is None else now
         window = int(now // self.window)
         with self._lock:
             if self._open.get(client, 0) >= self.per_client:
-                return f"too many live pages open: at most {self.per_client} from one address"
+                return Refusal(
+                    f"too many live pages open: at most {self.per_client} from one address"
+                )
+            if self.budget is not None and self._total >= self.budget:
+                return Refusal(
+                    "the server has as many live pages open as it can hold; the page asks "
+                    "for news by itself meanwhile",
+                    status=503,
+                )
             started, opens = self._opened.get(client, (window, 0))
             opens = opens + 1 if started == window else 1
             if opens > self.opens:
-                return (
+                return Refusal(
                     f"too many live pages opened: at most {self.opens} a minute from one "
                     "address; the page asks for news by itself meanwhile"
                 )
@@ -496,6 +526,7 @@ class Gate:
             if len(self._opened) > 4 * self.opens * self.per_client:  # forget old windows
                 self._opened = {c: o for c, o in self._opened.items() if o[0] == window}
             self._open[client] = self._open.get(client, 0) + 1
+            self._total += 1
             return ""
 
     def ticket(self, client: str) -> Callable[[], None]:
@@ -512,11 +543,18 @@ class Gate:
     def leave(self, client: str) -> None:
         """A stream of ``client`` closed."""
         with self._lock:
-            left = self._open.get(client, 0) - 1
-            if left > 0:
-                self._open[client] = left
+            held = self._open.get(client, 0)
+            if held > 1:
+                self._open[client] = held - 1
             else:
                 self._open.pop(client, None)
+            if held:
+                self._total -= 1
+
+    def total(self) -> int:
+        """How many streams are open here, all clients together."""
+        with self._lock:
+            return self._total
 
     def held(self, client: str) -> int:
         """How many streams ``client`` holds open here."""
@@ -532,5 +570,10 @@ def gate() -> Gate:
     global _gate
     with _newsroom_lock:
         if _gate is None:
-            _gate = Gate(settings.LIVE_STREAMS_PER_CLIENT, settings.LIVE_STREAM_OPENS_PER_MINUTE)
+            served = capacity.connections
+            _gate = Gate(
+                settings.LIVE_STREAMS_PER_CLIENT,
+                settings.LIVE_STREAM_OPENS_PER_MINUTE,
+                budget=None if served is None else capacity.stream_budget(served),
+            )
         return _gate

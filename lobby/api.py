@@ -401,8 +401,9 @@ async def events(request: HttpRequest) -> HttpResponse:
     gate = live.gate()
     refusal = gate.admit(client)
     if refusal:
-        response = error(429, refusal)
+        response = error(refusal.status, refusal)
         response["Retry-After"] = "60"
+        response["Connection"] = "close"  # as a page's stream refused (admit_stream)
         return response
     give_back = gate.ticket(client)
     lines = event_lines(account.pk, request.build_absolute_uri, on_close=give_back)

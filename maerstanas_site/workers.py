@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import resource
 import sys
 from typing import Any
 
@@ -13,6 +12,7 @@ from gunicorn.arbiter import Arbiter
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
+from maerstanas_site import capacity
 from maerstanas_site.logs import RedactSecrets
 from maerstanas_site.settings import env_bool
 
@@ -25,10 +25,6 @@ HEAD_SECONDS = 10.0
 # header, which the parser kept in memory, and a 1 MB cookie was read.
 MAX_HEAD_BYTES = 16 * 1024
 _END_OF_HEAD = b"\r\n\r\n"
-# Files a worker keeps for itself beside its connections: the database, its logs,
-# the static files it sends, its listening socket; and the least it serves at once.
-FILES_SPARE = 64
-MIN_CONNECTIONS = 16
 
 _TIMED_OUT = (
     b"HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -131,12 +127,11 @@ class Worker(UvicornWorker):
         # then only from GUNICORN_FORWARDED_ALLOW_IPS): else any client could name
         # itself, and the rate limits (game/limits.py) count per address.
         self.config.proxy_headers = env_bool("DJANGO_BEHIND_PROXY", env_bool("DJANGO_SECURE"))
-        # Past this many connections at once a new one is answered 503 at once: at the
-        # open-file limit (often 1,024) the process could no longer accept anyone, and
-        # said nothing. Below that limit, with room for the database and the logs.
-        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-        room = soft - FILES_SPARE if soft != resource.RLIM_INFINITY else self.cfg.worker_connections
-        self.config.limit_concurrency = max(MIN_CONNECTIONS, min(self.cfg.worker_connections, room))
+        # Past this many connections at once a new one is answered 503 at once, below
+        # the open-file limit; the live streams may hold all but a share of them
+        # (maerstanas_site/capacity.py), so the other requests are always served.
+        limit = capacity.connection_limit(self.cfg.worker_connections)
+        self.config.limit_concurrency = capacity.connections = limit
         for name in ("uvicorn.access", "uvicorn.error"):
             logging.getLogger(name).addFilter(RedactSecrets())
 

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from game.live import Gate
+from maerstanas_site import capacity
 from tests.support import aio
 from tests.support.servers import Server, prepare, scratch_database, site_env
 from tests.support.visitors import Visitor
@@ -42,6 +43,24 @@ def test_a_client_opens_at_most_so_many_streams_a_minute():
     assert gate.held("a") == 0  # a refused stream holds nothing
     assert gate.admit("a", 60) == ""  # the next minute starts afresh
     assert gate.admit("b", 30) == ""
+
+
+def test_the_streams_of_a_process_hold_at_most_its_budget_and_are_then_refused_with_503():
+    gate = Gate(per_client=2, opens=100, budget=3)
+    assert [gate.admit(client, 0) for client in ("a", "a", "b")] == ["", "", ""]
+    full = gate.admit("c", 0)
+    assert full.status == 503 and full.startswith("the server has as many live pages open")
+    assert gate.admit("a", 0).status == 429  # the client's own limit says so first
+    assert gate.total() == 3 and gate.held("c") == 0
+    gate.leave("b")
+    gate.leave("b")  # a second goodbye gives nothing back
+    assert gate.total() == 2 and gate.admit("c", 1) == ""
+
+
+def test_a_process_keeps_a_fifth_of_its_connections_and_at_least_eight_from_the_streams():
+    assert capacity.stream_budget(1000) == 800
+    assert capacity.stream_budget(16) == 8
+    assert capacity.stream_budget(41) == 32  # a fifth of 41, rounded up, is 9
 
 
 def test_a_ticket_gives_a_stream_back_once_however_often_it_is_used():
@@ -120,6 +139,43 @@ def test_one_address_holds_few_streams_and_the_rest_are_refused_with_a_429(site)
                 refusals.append((reply.headers.get("Retry-After"), reply.read().decode()))
     assert any("at most 6 a minute" in text and after == "60" for after, text in refusals), refusals
     assert httpx.get(f"{server.url}/healthz", timeout=10).status_code == 200
+
+
+@pytest.mark.live
+def test_streams_from_many_addresses_leave_the_other_requests_their_connections(site):
+    """The worker serves 16 connections: streams may hold 8, whatever the addresses,
+    and the pages, the API and /healthz are served beside them."""
+    server, game_id = site
+
+    async def crowd() -> tuple[list[int], list[int], bytes]:
+        held, statuses = [], []
+        for address in range(2, 8):  # six addresses, each within its 3 streams
+            for _ in range(3):
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", server.port, local_addr=(f"127.0.0.{address}", 0)
+                )
+                request = f"GET /g/{game_id}/live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                writer.write(f"{request}Accept: text/event-stream\r\n\r\n".encode())
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                statuses.append(int(head.split(b" ", 2)[1]))
+                held.append(writer)
+        pages = [
+            (await asyncio.to_thread(httpx.get, f"{server.url}{path}", timeout=10)).status_code
+            for path in ("/healthz", f"/g/{game_id}/", f"/api/games/{game_id}")
+        ]
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(f"GET /g/{game_id}/live HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode())
+        writer.write(b"Accept: text/event-stream\r\n\r\n")
+        refused = await asyncio.wait_for(reader.read(4000), 10)
+        for opened in [*held, writer]:
+            opened.close()
+        return statuses, pages, refused
+
+    statuses, pages, refused = aio.run(crowd())
+    assert statuses.count(200) == 8 and statuses.count(503) == 10, statuses
+    assert pages == [200, 200, 200]
+    assert refused.startswith(b"HTTP/1.1 503 ") and b"retry-after: 60" in refused.lower()
+    assert b"as many live pages open as it can hold" in refused
 
 
 @pytest.mark.live

@@ -208,14 +208,16 @@ def no_stream_here(request: HttpRequest) -> HttpResponse | None:
 
 def admit_stream(request: HttpRequest) -> HttpResponse | Callable[[], None]:
     """The client's place at the gate (``live.Gate``): what gives it back, once, or the
-    429 that says why it has none."""
+    answer that says why it has none (429: the client's limits; 503: the process's)."""
     client = limits.client_of(request)
     gate = live.gate()
     refusal = gate.admit(client)
     if refusal:
-        response = HttpResponse(f"{refusal[0].upper()}{refusal[1:]}.\n", status=429)
+        response = HttpResponse(f"{refusal[0].upper()}{refusal[1:]}.\n", status=refusal.status)
         response["Content-Type"] = "text/plain; charset=utf-8"
         response["Retry-After"] = "60"
+        # The connection is given back too: a refused client holds none of the few.
+        response["Connection"] = "close"
         return response
     return gate.ticket(client)
 

@@ -492,11 +492,25 @@ async function reloadLobby(lobby, part) {
   if (started) location.assign(started.dataset.started);
   countChallenges(lobby);
 }
+// A stream the server refused (a client's or the server's limit of live pages: 429,
+// 503) is not opened again by the browser, as a stream cut off is: the page catches up
+// by itself every so often and tries the stream again.
+const REOPEN_MILLISECONDS = 15000;
+function listen(url, handlers, catchUp) {
+  const source = new EventSource(url());
+  for (const [name, handler] of Object.entries(handlers)) source.addEventListener(name, handler);
+  source.addEventListener("error", () => {
+    if (source.readyState !== EventSource.CLOSED) return;
+    setTimeout(() => {
+      catchUp();
+      listen(url, handlers, catchUp);
+    }, REOPEN_MILLISECONDS);
+  });
+}
 function openLobby(lobby) {
   const list = lobby.querySelector("[data-challenges]");
-  const url = `${lobby.dataset.liveUrl}?since=${lobby.dataset.revision}`;
-  const source = new EventSource(url);
-  source.addEventListener("lobby", (message) => {
+  const url = () => `${lobby.dataset.liveUrl}?since=${lobby.dataset.revision}`;
+  const onLobby = (message) => {
     const change = JSON.parse(message.data);
     for (const gone of change.gone) {
       const row = document.getElementById(`challenge-${gone.id}`);
@@ -516,9 +530,16 @@ function openLobby(lobby) {
     }
     lobby.dataset.revision = String(change.revision);
     countChallenges(lobby);
+  };
+  const handlers = {
+    lobby: onLobby,
+    reload: () => reloadLobby(lobby, false),
+    personal: () => reloadLobby(lobby, true),
+  };
+  listen(url, handlers, () => {
+    reloadLobby(lobby, false);
+    reloadLobby(lobby, true);
   });
-  source.addEventListener("reload", () => reloadLobby(lobby, false));
-  source.addEventListener("personal", () => reloadLobby(lobby, true));
 }
 const lobbyElement = document.getElementById("lobby");
 if (lobbyElement && window.EventSource) openLobby(lobbyElement);
@@ -560,8 +581,7 @@ if (lobbyElement && window.EventSource) openLobby(lobbyElement);
       }
     }
   }
-  const source = new EventSource(watch.dataset.liveUrl);
-  source.addEventListener("watch", reloadWatch);
+  listen(() => watch.dataset.liveUrl, { watch: reloadWatch }, reloadWatch);
 })();
 
 // The new-game form: the computer's level shows only for a game against the computer,
