@@ -1,13 +1,16 @@
-"""How many people watch each game: the open streams of game pages whose browsers hold
-no seat in the game.
+"""How many people watch each game: the clients (addresses) with a game page's stream
+open whose browsers hold no seat in the game.
 
-Each server process counts its own watchers in memory (``Audience``: a join as a
-watcher's stream opens, a leave as it closes) and shares the counts through the
-database every process already uses: a timer thread replaces the process's rows of
-``models.Audience`` at most every ``WRITE_SECONDS``, and only when its counts
+A client is counted once however many streams it opens: three addresses once
+showed "106 watching" and took the top of /watch/. Each server process keeps its own
+watchers in memory (``Audience``: a join as a watcher's stream opens, a leave as it
+closes) and shares them through the database every process already uses: a timer
+thread replaces the process's rows of ``models.Audience`` (one a game and client,
+the client's address hashed) at most every ``WRITE_SECONDS``, and only when they
 changed, and rewrites them every ``REFRESH_SECONDS`` while it has any. A row older
-than ``STALE`` is a dead process's and counts for nothing, so ``watching`` sums the
-fresh rows of a game: one indexed read, whatever the number of processes.
+than ``STALE`` is a dead process's and counts for nothing, so ``watching`` counts
+the distinct clients of a game's fresh rows: one indexed read, whatever the number
+of processes, and a client watching through two processes is counted once.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
 
 from django.db import connections, transaction
-from django.db.models import QuerySet, Sum
+from django.db.models import Count, QuerySet
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from game import models
 
@@ -41,6 +45,12 @@ def process_name() -> str:
     return f"{socket.gethostname()[:60]}:{os.getpid()}:{int(time.time())}"
 
 
+def client_key(client: str) -> str:
+    """What the database keeps of a watching client: its address, hashed with the
+    site's secret (the audience needs to tell clients apart, not to know them)."""
+    return salted_hmac("game.audience", client).hexdigest()[:16]
+
+
 class Audience:
     """The watchers of each game in this process, and the thread that shares them.
 
@@ -51,47 +61,58 @@ class Audience:
         self.process = process
         self.timer = timer
         self._lock = threading.Lock()
-        self._counts: dict[str, int] = {}
+        self._streams: dict[str, dict[str, int]] = {}  # game: {client: open streams}
         self._changes = 0  # how many joins and leaves there have been
         self._written = 0  # how many of them the rows in the database include
         self._written_at = float("-inf")  # when they were written (monotonic)
         self._thread: threading.Thread | None = None
 
-    def join(self, game_id: str) -> None:
-        """A watcher's stream of ``game_id`` opened."""
+    def join(self, game_id: str, client: str) -> None:
+        """A stream of ``game_id`` opened by a watcher at ``client`` (``client_key``)."""
         with self._lock:
-            self._counts[game_id] = self._counts.get(game_id, 0) + 1
+            clients = self._streams.setdefault(game_id, {})
+            clients[client] = clients.get(client, 0) + 1
             self._changes += 1
             if self.timer and self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="audience", daemon=True)
                 self._thread.start()
 
-    def leave(self, game_id: str) -> None:
+    def leave(self, game_id: str, client: str) -> None:
         """A watcher's stream of ``game_id`` closed."""
         with self._lock:
-            left = self._counts.get(game_id, 0) - 1
+            clients = self._streams.get(game_id, {})
+            left = clients.get(client, 0) - 1
             if left > 0:
-                self._counts[game_id] = left
+                clients[client] = left
             else:
-                self._counts.pop(game_id, None)
+                clients.pop(client, None)
+                if not clients:
+                    self._streams.pop(game_id, None)
             self._changes += 1
 
-    def ticket(self, game_id: str) -> Callable[[], None]:
-        """Join ``game_id``'s audience now; what leaves it, once, however often called."""
-        self.join(game_id)
+    def ticket(self, game_id: str, client: str) -> Callable[[], None]:
+        """Join ``game_id``'s audience now as ``client`` (an address: the key kept is
+        ``client_key``'s); what leaves it, once, however often called."""
+        key = client_key(client)
+        self.join(game_id, key)
         left = threading.Event()
 
         def leave() -> None:
             if not left.is_set():
                 left.set()
-                self.leave(game_id)
+                self.leave(game_id, key)
 
         return leave
 
     def counts(self) -> dict[str, int]:
-        """The watchers of each game watched in this process."""
+        """How many clients watch each game watched in this process."""
         with self._lock:
-            return dict(self._counts)
+            return {game_id: len(clients) for game_id, clients in self._streams.items()}
+
+    def watchers(self) -> dict[str, set[str]]:
+        """The clients that watch each game watched in this process."""
+        with self._lock:
+            return {game_id: set(clients) for game_id, clients in self._streams.items()}
 
     def due(self, now: float) -> bool:
         """Whether the counts should be written at ``now`` (monotonic seconds)."""
@@ -99,7 +120,7 @@ class Audience:
             since = now - self._written_at
             changed = self._changes != self._written
             return (changed and since >= WRITE_SECONDS) or (
-                bool(self._counts) and since >= REFRESH_SECONDS
+                bool(self._streams) and since >= REFRESH_SECONDS
             )
 
     def flush(self, force: bool = False) -> bool:
@@ -108,8 +129,9 @@ class Audience:
         if not (force or self.due(now)):
             return False
         with self._lock:
-            counts, changes = dict(self._counts), self._changes
-        write(self.process, counts)
+            changes = self._changes
+            watchers = {game_id: set(clients) for game_id, clients in self._streams.items()}
+        write(self.process, watchers)
         with self._lock:
             self._written, self._written_at = changes, now
         return True
@@ -126,13 +148,14 @@ class Audience:
                     connection.close()
 
 
-def write(process: str, counts: dict[str, int]) -> None:
-    """Replace ``process``'s rows with ``counts``, and delete every stale row."""
+def write(process: str, watchers: Mapping[str, Iterable[str]]) -> None:
+    """Replace ``process``'s rows with ``watchers`` (the clients watching each game),
+    and delete every stale row."""
     now = timezone.now()
     rows = [
-        models.Audience(process=process, game_id=game_id, count=count, updated=now)
-        for game_id, count in counts.items()
-        if count > 0
+        models.Audience(process=process, game_id=game_id, client=client, updated=now)
+        for game_id, clients in watchers.items()
+        for client in set(clients)
     ]
     with transaction.atomic():
         models.Audience.objects.filter(process=process).delete()
@@ -145,13 +168,13 @@ def _fresh() -> QuerySet[models.Audience]:
 
 
 def watching(game_id: str) -> int:
-    """How many pages watch ``game_id`` now, in every process."""
-    total = _fresh().filter(game_id=game_id).aggregate(total=Sum("count"))["total"]
-    return total or 0
+    """How many clients watch ``game_id`` now, in every process."""
+    found = _fresh().filter(game_id=game_id).aggregate(total=Count("client", distinct=True))
+    return found["total"]
 
 
 def watching_many(game_ids: Iterable[str]) -> dict[str, int]:
-    """How many pages watch each of these games now (only those watched are given)."""
+    """How many clients watch each of these games now (only those watched are given)."""
     ids = list(game_ids)
     if not ids:
         return {}
@@ -159,7 +182,7 @@ def watching_many(game_ids: Iterable[str]) -> dict[str, int]:
         _fresh()
         .filter(game_id__in=ids)
         .values_list("game_id")
-        .annotate(total=Sum("count"))
+        .annotate(total=Count("client", distinct=True))
         .order_by()
     )
     return {game_id: total for game_id, total in rows if total}

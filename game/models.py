@@ -698,21 +698,23 @@ class Channel(models.Model):
 
 
 class Audience(models.Model):
-    """How many pages watch a game from one server process (``game.audience``): each
-    process replaces its own rows when its counts change, and rewrites them every few
-    seconds while it has any, so rows left by a process that died soon go stale and
-    count for nothing."""
+    """A client watching a game from one server process (``game.audience``): each
+    process replaces its own rows when its watchers change, and rewrites them every
+    few seconds while it has any, so rows left by a process that died soon go stale
+    and count for nothing."""
 
     process = models.CharField(max_length=100, help_text="host:pid:start time")
     game_id = models.CharField(max_length=16, help_text="the game's public id")
-    count = models.PositiveIntegerField()
+    client = models.CharField(max_length=16, help_text="the client's address, hashed")
     updated = models.DateTimeField(db_index=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["process", "game_id"], name="one_count_per_process"),
+            models.UniqueConstraint(
+                fields=["process", "game_id", "client"], name="one_row_per_watcher"
+            ),
         ]
         indexes = [models.Index(fields=["game_id", "updated"], name="audience_of_game")]
 
     def __str__(self) -> str:
-        return f"{self.game_id}: {self.count} from {self.process}"
+        return f"{self.game_id}: {self.client} from {self.process}"

@@ -99,7 +99,7 @@ def test_each_game_shows_its_players_ratings_time_moves_watchers_and_a_board():
     )
     Rating.objects.create(user=ann, family=game.rating_family, value=1234.4)
     play.make_move(game.public_id, tokens["dark"], "D4")
-    audience.write("other:2:0", {game.public_id: 4})
+    audience.write("other:2:0", {game.public_id: {"a", "b", "c", "d"}})
     page = BeautifulSoup(Client().get("/watch/").content, "html.parser")
     (item,) = page.select(f'[data-watch-game="{game.public_id}"]')
     sides = {side["data-side"]: side for side in item.select("[data-side]")}
@@ -189,31 +189,36 @@ def test_the_streams_of_a_process_share_one_read_of_the_list_begun_after_the_new
 # Counting watchers ----------------------------------------------------------------------------
 
 
-def test_the_audience_sums_the_fresh_rows_of_every_process_and_ignores_stale_ones():
-    audience.write("a:1:0", {"g": 2, "h": 1})
-    audience.write("b:2:0", {"g": 3})
+def test_the_audience_counts_the_distinct_clients_of_the_fresh_rows_of_every_process():
+    audience.write("a:1:0", {"g": {"x", "y"}, "h": {"x"}})
+    audience.write("b:2:0", {"g": {"y", "z", "w"}})  # y watches through both processes
     AudienceRow.objects.create(
-        process="dead:3:0", game_id="g", count=10, updated=timezone.now() - timedelta(minutes=1)
+        process="dead:3:0", game_id="g", client="v", updated=timezone.now() - timedelta(minutes=1)
     )
-    assert audience.watching("g") == 5
-    assert audience.watching_many(["g", "h", "x"]) == {"g": 5, "h": 1}
+    assert audience.watching("g") == 4
+    assert audience.watching_many(["g", "h", "x"]) == {"g": 4, "h": 1}
     assert audience.watching_many([]) == {}
-    audience.write("a:1:0", {"g": 1})  # a process replaces its own rows
+    assert audience.watching("nobody") == 0
+    audience.write("a:1:0", {"g": {"x"}})  # a process replaces its own rows
     assert audience.watching("g") == 4 and audience.watching("h") == 0
+    audience.write("b:2:0", {})
+    assert audience.watching("g") == 1
     assert not AudienceRow.objects.filter(process="dead:3:0").exists()  # stale rows go
 
 
-def test_a_process_writes_its_counts_when_they_change_and_refreshes_them_while_it_has_any():
+def test_a_process_writes_its_watchers_when_they_change_and_refreshes_them_while_it_has_any():
     counted = Audience("p:1:0", timer=False)
     now = time.monotonic()
     assert not counted.due(now) and not counted.flush()
-    counted.join("g")
-    counted.join("g")
-    counted.join("h")
+    counted.join("g", "x")
+    counted.join("g", "y")
+    counted.join("g", "y")  # a second stream of the same client
+    counted.join("h", "x")
+    assert counted.counts() == {"g": 2, "h": 1}
     assert counted.due(now)
     assert counted.flush()
     assert audience.watching_many(["g", "h"]) == {"g": 2, "h": 1}
-    counted.leave("h")
+    counted.leave("h", "x")
     later = time.monotonic()
     assert not counted.due(later)  # written just now: a change waits its turn
     assert counted.due(later + audience.WRITE_SECONDS)
@@ -221,20 +226,25 @@ def test_a_process_writes_its_counts_when_they_change_and_refreshes_them_while_i
     assert audience.watching_many(["g", "h"]) == {"g": 2}
     assert not counted.due(time.monotonic() + audience.WRITE_SECONDS)  # nothing changed
     assert counted.due(time.monotonic() + audience.REFRESH_SECONDS)  # but kept fresh
-    counted.leave("g")
-    counted.leave("g")
+    counted.leave("g", "y")  # y still has a stream open
+    assert counted.counts() == {"g": 2}
+    counted.leave("g", "y")
+    counted.leave("g", "x")
     counted.flush(force=True)
     assert counted.counts() == {} and not AudienceRow.objects.filter(process="p:1:0").exists()
     assert not counted.due(time.monotonic() + audience.REFRESH_SECONDS)
 
 
-def test_a_ticket_leaves_once_however_often_it_is_used():
+def test_a_ticket_leaves_once_however_often_it_is_used_and_keeps_the_address_hashed():
     counted = Audience("p:1:0", timer=False)
-    leave = counted.ticket("g")
-    counted.join("g")
+    leave = counted.ticket("g", "192.0.2.7")
+    counted.ticket("g", "192.0.2.7")
     leave()
     leave()
     assert counted.counts() == {"g": 1}
+    (client,) = counted.watchers()["g"]
+    assert client == audience.client_key("192.0.2.7") and "192" not in client
+    assert audience.client_key("192.0.2.8") != client
 
 
 def test_a_process_is_named_by_its_host_its_id_and_its_start():
@@ -271,6 +281,40 @@ def test_a_watchers_stream_counts_while_it_is_open(settings):
     assert chunks[-1] == b": time to reconnect\n\n"
 
 
+def test_many_streams_from_a_few_addresses_count_as_those_few_watchers(settings):
+    game, _ = friend_game()
+    settings.LIVE_STREAM_SECONDS = 0.3  # each ends by itself once read on
+    settings.LIVE_STREAMS_PER_CLIENT = 50
+    counted = audience.audience()
+
+    def request(address: str):
+        made = AsyncRequestFactory().get(
+            f"/g/{game.public_id}/live", headers={"accept": "text/event-stream"}
+        )
+        made.META["REMOTE_ADDR"] = address
+        made.session, made.user = {}, AnonymousUser()
+        return made
+
+    async def scenario():
+        streams = []
+        for address in ["192.0.2.1"] * 40 + ["192.0.2.2"] * 30 + ["192.0.2.3"] * 36:
+            response = await game_views.stream(request(address), game.public_id)
+            assert response.status_code == 200, response.content
+            content = response.streaming_content
+            await anext(content)  # the stream is open
+            streams.append(content)
+        during = counted.counts()
+        for content in streams:
+            async for _ in content:
+                pass
+        return during, counted.counts()
+
+    during, after = async_to_sync(scenario)()
+    assert during == {game.public_id: 3} and after == {}
+    counted.flush(force=True)
+    assert audience.watching(game.public_id) == 0
+
+
 def test_a_players_stream_is_no_watcher(settings):
     game, tokens = friend_game()
     during, after, _ = open_stream(game, tokens["light"], settings)
@@ -291,8 +335,8 @@ def test_the_game_page_says_how_many_watch_it():
     url = f"/g/{game.public_id}/"
     page = BeautifulSoup(Client().get(url).content, "html.parser")
     assert not page.select("[data-watchers]")
-    audience.write("a:1:0", {game.public_id: 2})
-    audience.write("b:2:0", {game.public_id: 1})
+    audience.write("a:1:0", {game.public_id: {"x", "y"}})
+    audience.write("b:2:0", {game.public_id: {"z"}})
     page = BeautifulSoup(Client().get(url).content, "html.parser")
     (shown,) = page.select("p.audience[data-watchers]")
     assert shown["data-watchers"] == "3" and shown.get_text() == "3 watching"
@@ -300,7 +344,7 @@ def test_the_game_page_says_how_many_watch_it():
 
 def test_a_redraw_of_the_game_keeps_its_count_and_reads_none():
     game, tokens = friend_game()
-    audience.write("a:1:0", {game.public_id: 2})
+    audience.write("a:1:0", {game.public_id: {"x", "y"}})
     with CaptureQueriesContext(connection) as queries:
         response = Client().get(f"/g/{game.public_id}/", headers={"HX-Request": "true"})
     part = BeautifulSoup(response.content, "html.parser")
@@ -311,7 +355,7 @@ def test_a_redraw_of_the_game_keeps_its_count_and_reads_none():
 
 def test_a_finished_game_shows_no_count():
     game, tokens = friend_game()
-    audience.write("a:1:0", {game.public_id: 2})
+    audience.write("a:1:0", {game.public_id: {"x", "y"}})
     play.resign(game.public_id, tokens["dark"])
     page = BeautifulSoup(Client().get(f"/g/{game.public_id}/").content, "html.parser")
     assert not page.select("[data-watchers]") and not page.select("#audience")

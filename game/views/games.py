@@ -134,7 +134,8 @@ async def stream(request: HttpRequest, game_id: str) -> HttpResponse:
         give_back()
         raise
     if not seated:
-        give_back = _and_then(give_back, audience.audience().ticket(game_id))
+        watcher = audience.audience().ticket(game_id, limits.client_of(request))
+        give_back = _and_then(give_back, watcher)
     return streaming(live.stream(game_id, since, on_close=give_back), give_back)
 
 
