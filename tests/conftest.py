@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
+from tests.support import system
 from tests.support.servers import ARTIFACTS
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -70,11 +70,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 
 @pytest.fixture(scope="session")
 def browser():
-    if not Path(CHROMIUM).exists():
-        message = f"Chromium not found at {CHROMIUM}: install it with `apt-get install chromium`"
-        if os.environ.get("MAERSTANAS_REQUIRE_BROWSER"):
-            pytest.fail(message)
-        pytest.skip(message)
+    system.require("chromium", CHROMIUM)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

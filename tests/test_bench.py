@@ -9,6 +9,7 @@ import pytest
 
 from bench import engine, instructions
 from game.engine import Position, Rules
+from tests.support import system
 
 
 def test_the_search_figures_count_playouts_and_iterations():
@@ -29,6 +30,7 @@ def test_the_benchmark_prints_both_figures_for_every_rule_set(capsys):
 
 @pytest.mark.slow
 def test_the_instruction_counts_run_each_workload_and_count_a_playout():
+    system.require("valgrind")
     instructions.playout(3)
     instructions.search(1)
     per_playout = instructions.per_unit(instructions.ROOT, "playout", 3)

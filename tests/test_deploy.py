@@ -14,7 +14,6 @@ import os
 import queue
 import re
 import shlex
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support import system
 from tests.support.servers import (
     ROOT,
     Server,
@@ -99,8 +99,7 @@ PROXIES: dict[str, tuple[str, Callable[[Path, int, int], list[str]]]] = {
 def proxied(request, tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
     """The site behind a proxy as documented: the proxy's URL and the site's env."""
     program, command = PROXIES[request.param]
-    if shutil.which(program) is None:
-        pytest.fail(f"{program} is not installed: apt-get install {program} (.ci/run does)")
+    system.require(program)
     with scratch_database(os.environ.get("DATABASE_URL")) as database_url:
         env = site_env(
             tmp_path,
