@@ -231,6 +231,16 @@ def _held(request: HttpRequest, game: Game) -> dict[str, str]:
     return _seats(game, _token(request))
 
 
+def _offered(request: HttpRequest, game: Game) -> dict[str, str]:
+    """The seats the request's credential may hold in ``game``, unchecked, for
+    ``play.join`` to refuse a second one: an account's, or a seat token for either side;
+    none without a credential."""
+    if _account(request) is not None:
+        return seats.tokens_for(request, game.public_id)
+    match = BEARER.fullmatch(request.headers.get("Authorization", ""))
+    return {color.value: match[1] for color in Color} if match else {}
+
+
 def _seats(game: Game, token: str) -> dict[str, str]:
     """The seats ``token`` holds in ``game``, as ``play`` takes them; 403 for none."""
     held = {color.value: token for color in Color if game.holds_seat(color, token)}
@@ -287,8 +297,10 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     code = urlsplit(invite.strip()).path.rstrip("/").rsplit("/", 1)[-1]
     if not code:
         raise ApiError(400, "send the invite link or its code as 'invite'")
-    _game(game_id)
-    game, color, token = play.join(game_id, code, user=_account(request))
+    game = _game(game_id)
+    game, color, token = play.join(
+        game_id, code, held=_offered(request, game), user=_account(request)
+    )
     return JsonResponse(
         {
             "id": game.public_id,

@@ -52,11 +52,14 @@ class NoSuchChallenge(ChallengeError):
 
 @dataclass(frozen=True)
 class Who:
-    """Whoever acts: an account, or a guest known by the key of "My games"."""
+    """Whoever acts: an account, or a guest known by the key of "My games"; ``posted``,
+    the challenges whose seat tokens its browser keeps (it posted them, perhaps as a
+    guest before it logged in)."""
 
     owner: str
     user: Any = None
     guest_name: str = ""
+    posted: frozenset[str] = frozenset()
 
     @property
     def is_account(self) -> bool:
@@ -167,7 +170,8 @@ def _open(public_id: str) -> Challenge:
 
 def refusal(challenge: Challenge, who: Who) -> str:
     """Why ``who`` may not accept ``challenge``, or "" when they may."""
-    if challenge.owner == who.owner:
+    own_account = who.is_account and challenge.creator_id == who.user.pk
+    if challenge.owner == who.owner or own_account or challenge.public_id in who.posted:
         return "this is your own challenge: wait for someone to accept it"
     if challenge.to_user_id is not None and (
         not who.is_account or who.user.pk != challenge.to_user_id

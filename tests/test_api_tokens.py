@@ -132,3 +132,30 @@ def test_a_bot_account_says_so_on_its_page_and_its_boards():
     bot.post("/accounts/tokens/", {"action": "bot"})  # unticked
     assert "data-bot" not in Client().get("/players/Botwulf/").content.decode()
     assert get_user_model().objects.get().account.bot is False
+
+
+def test_an_account_cannot_take_both_seats_of_its_own_game_through_the_api():
+    token = make_token(account("Botwulf"))
+    created = api("POST", "/api/games", token, {"mode": "friend", "rated": True}).json()
+    joined = api(
+        "POST", f"/api/games/{created['id']}/join", token, {"invite": created["invite_url"]}
+    )
+    assert joined.status_code == 409
+    assert "you play dark in this game already" in joined.json()["error"]
+    game = Game.objects.get()
+    assert game.status == Game.Status.WAITING and game.seat("light") is None
+
+
+def test_a_program_holding_a_seat_by_its_token_cannot_join_the_other():
+    created = (
+        Client().post("/api/games", {"mode": "friend"}, content_type="application/json").json()
+    )
+    joined = api(
+        "POST",
+        f"/api/games/{created['id']}/join",
+        created["token"],
+        {"invite": created["invite_url"]},
+    )
+    assert joined.status_code == 409
+    assert "you play dark in this game already" in joined.json()["error"]
+    assert Game.objects.get().seat("light") is None

@@ -17,13 +17,15 @@ from django.test import Client
 from django.utils import timezone
 
 from game import live as game_live
+from game import play
 from game.live import News
 from game.maerstanas import Rules
-from game.models import Game
+from game.models import Game, hash_token, new_seat_token
 from lobby import challenges, live, tasks
 from lobby.models import Challenge
 from players.models import Rating
-from tests.support.accounts import account
+from tests.support.accounts import PASSWORD, account, sign_up
+from tests.test_api_tokens import make_token
 
 pytestmark = pytest.mark.django_db
 
@@ -139,6 +141,44 @@ def test_nobody_accepts_their_own_challenge():
     challenge = post_challenge(alice)
     answer = alice.post(f"/lobby/{challenge.public_id}/accept")
     assert answer.status_code == 400 and "your own challenge" in answer.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_an_account_accepts_its_own_challenge_neither_on_another_device_nor_by_its_program():
+    alice = account("alice")
+    challenge = post_challenge(alice, rated="on")
+    again = Client()
+    assert again.login(username="alice", password=PASSWORD)
+    answer = again.post(f"/lobby/{challenge.public_id}/accept")
+    assert answer.status_code == 400 and "your own challenge" in answer.content.decode()
+    token = make_token(alice)
+    by_program = Client().post(
+        f"/api/challenges/{challenge.public_id}/accept",
+        "{}",
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert by_program.status_code == 400 and "your own challenge" in by_program.json()["error"]
+    assert not Game.objects.exists() and Challenge.objects.get().status == "open"
+
+
+def test_a_guest_who_signs_up_cannot_accept_the_challenge_it_posted_as_a_guest():
+    guest = Client()
+    challenge = post_challenge(guest)
+    assert sign_up(guest, "alice").status_code == 302  # the browser's session goes on
+    answer = guest.post(f"/lobby/{challenge.public_id}/accept")
+    assert answer.status_code == 400 and "your own challenge" in answer.content.decode()
+    assert not Game.objects.exists() and Challenge.objects.get().status == "open"
+
+
+def test_a_match_between_one_account_and_itself_is_refused():
+    alice = get_user_model().objects.create_user("alice", password=PASSWORD)
+    people = {
+        color: play.Person(hash_token(new_seat_token()), alice) for color in ("dark", "light")
+    }
+    with pytest.raises(play.PlayError, match="one account cannot play both sides") as refused:
+        play.create_match(Rules(), people, rated=True)
+    assert refused.value.status == 409
     assert not Game.objects.exists()
 
 
