@@ -238,3 +238,21 @@ def test_an_account_logged_in_twice_cannot_join_its_own_rated_game():
     game.refresh_from_db()
     assert game.seat("light") is None and game.status == Game.Status.WAITING
 
+
+def test_a_game_whose_two_seats_are_one_account_ends_unrated():
+    """However it came to be (seats claimed before the rule), one account is not two
+    players: the game ends, and no rating is written, let alone one row twice."""
+    users = get_user_model().objects
+    ann = users.create_user("Ann", password=PASSWORD)
+    bob = users.create_user("Bob", password=PASSWORD)
+    game, dark = play.create_game("friend", Rules(), user=ann, rated=True)
+    _, _, light = play.join(game.public_id, play.invite_code(game), user=bob)
+    game.seats.filter(color="light").update(user=ann)
+    tokens = dark | {"light": light}
+    play.make_move(game.public_id, tokens, "D4", expected_ply=0)
+    play.make_move(game.public_id, tokens, "E4", expected_ply=1)
+    play.resign(game.public_id, {"light": light})
+    game.refresh_from_db()
+    assert game.is_over and game.result == "dark"
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    assert "rating_change" not in Client().get(f"/api/games/{game.public_id}").json()
