@@ -37,9 +37,11 @@ from game.api import (
     _url,
     endpoint,
     error,
+    known,
     state,
 )
 from game.models import Game, Seat
+from game.registry import KINDS
 from lobby import challenges
 from lobby.models import Challenge
 
@@ -154,6 +156,7 @@ def _time_control(data: dict[str, Any]) -> dict[str, Any]:
         if clock is None:
             raise ApiError(400, 'a live game needs a \'clock\': {"initial": s, "increment": s}')
         clock = _field(data, "clock", dict, None)
+        known(clock, ("initial", "increment"), of="clock")
         initial, increment = clock.get("initial"), clock.get("increment", 0)
         if not _whole(initial) or initial not in CLOCK_SECONDS:
             raise ApiError(400, f"the 'clock''s 'initial' must be {_listed(CLOCK_SECONDS)} seconds")
@@ -200,14 +203,23 @@ def _to_user(data: dict[str, Any]) -> Any:
     return user
 
 
+# What a challenge's body may hold, besides the rules of any game at its top.
+FIELDS = ("game", "rules", "color", "rated", "speed", "clock", "days", "rating_range", "to")
+
+
+def _fields() -> tuple[str, ...]:
+    """The fields of a challenge's body: ``FIELDS`` and every game's options."""
+    options = {option.name: None for kind in KINDS.values() for option in kind.rules.OPTIONS}
+    return (*FIELDS[:2], *options, *FIELDS[2:])
+
+
 def _terms(data: dict[str, Any]) -> challenges.Terms:
     """A challenge's terms from a request's body: the rules as ``POST /api/games``
-    reads them (``rules``), or as the lobby's form names them (each option at the top)."""
+    reads them (``rules``), or as the lobby's form names them (each option at the top);
+    a rule the game does not have is refused, naming it, wherever it is."""
     kind = _kind(data)
     rules = dict(_field(data, "rules", dict, {}))
-    for option in kind.rules.OPTIONS:
-        if option.name in data:
-            rules[option.name] = data[option.name]
+    rules |= {name: data[name] for name in data if name not in FIELDS}
     color = _field(data, "color", str, Challenge.Color.RANDOM)
     if color not in Challenge.Color.values:
         raise ApiError(400, f"'color' must be {_listed(tuple(Challenge.Color.values))}")
@@ -236,7 +248,7 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
         absolute = request.build_absolute_uri
         found = [describe(challenge, absolute) for challenge in challenges.open_challenges()]
         return JsonResponse({"challenges": found})
-    data = _body(request)
+    data = _body(request, _fields())
     terms = _terms(data)
     to_user = _to_user(data)
     acting = who(request)
@@ -268,7 +280,7 @@ def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
 def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """Accept a challenge: 201 with the game it started, the side taken and, for a
     program without an account, the seat's token."""
-    _body(request)  # JSON only: no form of another site accepts for its visitors
+    _body(request, ())  # JSON only: no form of another site accepts for its visitors
     acting = who(request)
     _, game, tokens = challenges.accept(challenge_id, acting)
     ((color, token),) = tokens.items()
@@ -286,7 +298,7 @@ def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
 @limits.limited(limits.API_WRITE, _too_many)
 def decline(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """The named player says no to a challenge to them."""
-    _body(request)
+    _body(request, ())
     challenges.decline(challenge_id, who(request))
     return JsonResponse(describe(_found(challenge_id), request.build_absolute_uri))
 

@@ -150,6 +150,10 @@ def test_an_account_posts_a_rated_correspondence_challenge_with_a_rating_range()
         ({"to": "nobody-here"}, "'to'"),
         ({"special_stones": "maybe"}, "'special_stones'"),
         ({"rules": {"scoring": "fancy"}}, "scoring"),
+        ({"rules": {"nonsense": True}} | LIVE_5_3, "'nonsense' is not a rule of Mǽrstánas"),
+        ({"nonsense": True} | LIVE_5_3, "'nonsense' is not a field here"),
+        ({"game": "cyngesheall", "wraparound": True}, "'wraparound' is not a rule of"),
+        ({"clock": {"initial": 300, "incremnt": 3}}, "'incremnt' is not a field of 'clock'"),
         ({"game": "chess"}, "'chess'"),
     ],
 )
@@ -159,6 +163,17 @@ def test_a_bad_field_is_refused_naming_it_and_nothing_is_posted(body, named):
     assert reply.status_code == 400, reply.content
     assert named in reply.json()["error"]
     assert not Challenge.objects.exists()
+
+
+@pytest.mark.django_db
+def test_accept_and_decline_take_an_empty_object_and_refuse_a_field_naming_it():
+    made = post_challenge()
+    _, bea = programmer("Bea")
+    for action in ("accept", "decline"):
+        reply = call("POST", f"/api/challenges/{made['id']}/{action}", bea, {"color": "dark"})
+        assert reply.status_code == 400, reply.content
+        assert reply.json()["error"] == "'color' is not a field here: send an empty object"
+    assert not Game.objects.exists() and Challenge.objects.get().status == "open"
 
 
 @pytest.mark.django_db
