@@ -21,6 +21,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
@@ -44,6 +46,7 @@ from game.models import Game, Seat
 from game.registry import KINDS
 from lobby import challenges
 from lobby.models import Challenge
+from players.models import ApiToken
 
 # The initial times a live challenge offers, in seconds: the form's minutes.
 CLOCK_SECONDS = tuple(int(Decimal(minutes) * 60) for minutes in clocks.MINUTES)
@@ -352,14 +355,31 @@ def news_for(
     return lines
 
 
+def still_allowed(user_id: int, token_id: int | None) -> bool:
+    """Whether the account is still active and, for a stream opened with an API token,
+    that token still stands (not revoked, nor gone with its account): one indexed read."""
+    if token_id is None:
+        return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
+    return ApiToken.objects.filter(pk=token_id, user_id=user_id, user__is_active=True).exists()
+
+
+@receiver(post_delete, sender=ApiToken, dispatch_uid="lobby.api.token_revoked")
+def _token_revoked(sender: type[ApiToken], instance: ApiToken, **kwargs: Any) -> None:
+    """A token revoked, or deleted with its account: its streams wake up, and end."""
+    live.bump(challenges.user_channel(instance.user_id))
+
+
 async def event_lines(
     user_id: int,
     absolute: Callable[[str], str],
     on_close: Callable[[], None] | None = None,
+    token_id: int | None = None,
 ) -> AsyncIterator[str]:
     """An account's events, one JSON object a line: what stands as it connects, then
     each change its channel hears of; a blank line when nothing was sent for
-    ``LIVE_KEEPALIVE_SECONDS``; the end after ``LIVE_STREAM_SECONDS``."""
+    ``LIVE_KEEPALIVE_SECONDS``; the end after ``LIVE_STREAM_SECONDS``, or at the first
+    wake-up (news or a keep-alive) after its API token ``token_id`` was revoked or its
+    account deleted or deactivated (``still_allowed``)."""
     room = live.newsroom()
     # Subscribed before the first reading, so no change falls between the two.
     heard = room.subscribe(live.CHANNEL + challenges.user_channel(user_id))
@@ -368,6 +388,7 @@ async def event_lines(
     challenges_sent: set[str] = set()
     games_sent: set[str] = set()
     read = sync_to_async(news_for)
+    allowed = sync_to_async(still_allowed)
     try:
         for line in await read(user_id, absolute, challenges_sent, games_sent):
             yield line
@@ -377,12 +398,16 @@ async def event_lines(
             if now >= ends:
                 return
             if now - last >= settings.LIVE_KEEPALIVE_SECONDS:
+                if not await allowed(user_id, token_id):
+                    return
                 yield "\n"
                 last = now
             wait = min(last + settings.LIVE_KEEPALIVE_SECONDS, ends) - now
             news = await heard.next(max(wait, 0))
             if news is None:
                 continue
+            if not await allowed(user_id, token_id):
+                return
             for line in await read(user_id, absolute, challenges_sent, games_sent):
                 yield line
                 last = loop.time()
@@ -417,6 +442,8 @@ async def events(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = "60"
         return response
     give_back = gate.ticket(client)
-    lines = event_lines(account.pk, request.build_absolute_uri, on_close=give_back)
+    lines = event_lines(
+        account.pk, request.build_absolute_uri, on_close=give_back, token_id=request.api_token.pk
+    )
     weakref.finalize(lines, give_back)
     return StreamingHttpResponse(lines, content_type=NDJSON, headers=headers)

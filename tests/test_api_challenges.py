@@ -4,6 +4,7 @@ sitting in the lobby as a bot."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import os
@@ -16,12 +17,13 @@ from pathlib import Path
 import httpx
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.contrib.auth import get_user_model
 from django.test import AsyncClient, Client
 from django.utils import timezone
 
 from game import bots, limits, live
 from game.live import News
-from game.models import Game, hash_token
+from game.models import Channel, Game, hash_token
 from lobby import api, challenges
 from lobby.models import Challenge
 from players.models import Account, ApiToken
@@ -456,6 +458,57 @@ def test_a_stream_ends_after_its_time(settings):
         return [line async for line in api.event_lines(bot_id, _absolute)]
 
     assert async_to_sync(scenario)() == []
+    assert live.newsroom().streams() == 0
+
+
+def _ends_quietly(lines, publish=None) -> list[str]:
+    """What the stream sends until it ends, within a few seconds; ``publish``, news to
+    wake it with once it waits."""
+
+    async def collect():
+        return [line async for line in lines]
+
+    async def scenario():
+        sent = asyncio.ensure_future(collect())
+        if publish is not None:
+            await asyncio.sleep(0.2)  # the stream has subscribed, and waits
+            publish()
+        return await asyncio.wait_for(sent, timeout=5)
+
+    return async_to_sync(scenario)()
+
+
+@pytest.mark.django_db
+def test_revoking_its_token_ends_an_accounts_stream_at_its_next_wake_up(settings):
+    settings.LIVE_KEEPALIVE_SECONDS = 30
+    owner, _ = programmer("Botwulf")
+    token = ApiToken.objects.get()
+    channel = challenges.user_channel(token.user_id)
+    before = Channel.objects.filter(name=channel).values_list("revision", flat=True).first() or 0
+    lines = api.event_lines(token.user_id, _absolute, token_id=token.pk)
+    owner.post("/accounts/tokens/", {"action": "revoke", "token": token.pk})
+    assert not ApiToken.objects.exists()
+    # Revoking it counted a change on the account's channel, which wakes its streams.
+    assert Channel.objects.get(name=channel).revision == before + 1
+    room = live.newsroom()
+    news = {live.CHANNEL + channel: News(before + 1, 0, False)}
+    assert _ends_quietly(lines, lambda: room.publish(news)) == []
+    assert room.streams() == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("gone", ["deactivated", "deleted"])
+def test_an_accounts_stream_ends_by_its_keep_alive_once_the_account_is_gone(settings, gone):
+    settings.LIVE_KEEPALIVE_SECONDS = 0.01
+    programmer("Botwulf")
+    token = ApiToken.objects.get()
+    lines = api.event_lines(token.user_id, _absolute, token_id=token.pk)
+    users = get_user_model().objects.filter(pk=token.user_id)
+    if gone == "deactivated":
+        users.update(is_active=False)  # as the admin's action does: no signal sent
+    else:
+        users.get().delete()
+    assert _ends_quietly(lines) == []
     assert live.newsroom().streams() == 0
 
 
