@@ -74,7 +74,11 @@ def who(request: HttpRequest) -> challenges.Who:
     account = _account(request)
     if account is not None:
         return challenges.Who(owner=f"account:{account.pk}", user=account)
-    return challenges.Who(owner=program_owner(request), guest_name=GUEST_NAME)
+    return challenges.Who(
+        owner=program_owner(request),
+        guest_name=GUEST_NAME,
+        address=challenges.address_key(limits.client_of(request)),
+    )
 
 
 def creator_color(challenge: Challenge) -> str | None:

@@ -40,6 +40,7 @@ def who(request: HttpRequest, create: bool = False) -> challenges.Who:
         user=user,
         guest_name=seats.guest_name(request),
         posted=frozenset(posted) if isinstance(posted, dict) else frozenset(),
+        address="" if user else challenges.address_key(limits.client_of(request)),
     )
 
 
