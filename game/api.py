@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import wraps
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,7 +26,7 @@ from game import clocks, limits, play, seats
 from game.grid import Color, MoveError
 from game.kinds import GameKind
 from game.models import Game
-from game.options import OptionError, Options
+from game.options import QUOTED, OptionError, Options
 from game.registry import DEFAULT, find_kind
 
 # A move is a few dozen bytes; nothing the API takes comes near this.
@@ -148,9 +148,9 @@ def _game(game_id: str) -> Game:
     return play.in_time(game)
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
-    """The request's JSON object; 415 sent as anything but JSON, 411 in chunks, 413 too
-    long, 400 when it is not one."""
+def _body(request: HttpRequest, fields: Collection[str]) -> dict[str, Any]:
+    """The request's JSON object, of ``fields`` only; 415 sent as anything but JSON, 411
+    in chunks, 413 too long, 400 when it is not one or has another field."""
     # A form of another site can post text/plain or a form to any address without the
     # browser asking first; only JSON needs the browser's leave (CORS), which no other
     # site gets: so no page elsewhere spends its visitors' allowance of new games.
@@ -178,7 +178,25 @@ def _body(request: HttpRequest) -> dict[str, Any]:
         raise ApiError(400, "the body is nested too deep") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
+    known(data, fields)
     return data
+
+
+def known(data: dict[str, Any], fields: Collection[str], of: str = "") -> None:
+    """Refuse, naming it, a field of ``data`` (the body, or its object ``of``) other than
+    ``fields``: a misspelt option would otherwise be dropped without a word, and the
+    game played by other rules than the program asked for."""
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        where = f"of {of!r}" if of else "here"
+        send = f"send {listed(fields)}" if fields else "send an empty object"
+        raise ApiError(400, f"{unknown[0][:QUOTED]!r} is not a field {where}: {send}")
+
+
+def listed(words: Collection[str], last: str = "or") -> str:
+    """``words`` in a sentence: "mode, game or rules"."""
+    words = list(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def _field(data: dict[str, Any], name: str, kind: type, default: Any) -> Any:
@@ -200,8 +218,16 @@ def _kind(data: dict[str, Any]) -> GameKind:
 
 
 def _rules(data: dict[str, Any], kind: GameKind) -> Options:
+    """The options ``data["rules"]`` names for ``kind``; 400 naming a value it does not
+    take, or a rule it does not have."""
+    rules = _field(data, "rules", dict, {})
+    names = [option.name for option in kind.rules.OPTIONS]
+    unknown = sorted(set(rules) - set(names))
+    if unknown:
+        has = f"its rules are {listed(names, 'and')}" if names else "it has no rules to choose"
+        raise ApiError(400, f"{unknown[0][:QUOTED]!r} is not a rule of {kind.title}: {has}")
     try:
-        return kind.rules.from_mapping(_field(data, "rules", dict, {}), typed=True)
+        return kind.rules.from_mapping(rules, typed=True)
     except OptionError as error:
         raise ApiError(400, str(error)) from None
 
@@ -231,6 +257,16 @@ def _held(request: HttpRequest, game: Game) -> dict[str, str]:
     return _seats(game, _token(request))
 
 
+def _offered(request: HttpRequest, game: Game) -> dict[str, str]:
+    """The seats the request's credential may hold in ``game``, unchecked, for
+    ``play.join`` to refuse a second one: an account's, or a seat token for either side;
+    none without a credential."""
+    if _account(request) is not None:
+        return seats.tokens_for(request, game.public_id)
+    match = BEARER.fullmatch(request.headers.get("Authorization", ""))
+    return {color.value: match[1] for color in Color} if match else {}
+
+
 def _seats(game: Game, token: str) -> dict[str, str]:
     """The seats ``token`` holds in ``game``, as ``play`` takes them; 403 for none."""
     held = {color.value: token for color in Color if game.holds_seat(color, token)}
@@ -252,11 +288,14 @@ def _too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
     )
 
 
+CREATE_FIELDS = ("mode", "game", "rules", "color", "level", "rated")
+
+
 @endpoint("POST")
 @limits.limited(limits.CREATE, _too_many)
 def create(request: HttpRequest) -> HttpResponse:
     """Start a friend game or a game against the computer; 201 with the seat token."""
-    data = _body(request)
+    data = _body(request, CREATE_FIELDS)
     mode = _field(data, "mode", str, "friend")
     if mode not in (Game.Mode.FRIEND, Game.Mode.COMPUTER):
         raise ApiError(400, f"{mode!r} is not a kind of game here: use friend or computer")
@@ -282,13 +321,15 @@ def create(request: HttpRequest) -> HttpResponse:
 @limits.limited(limits.JOIN, _too_many)
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """Take the free seat of a friend game with its invite (the link or its code)."""
-    invite = _field(_body(request), "invite", str, "")
+    invite = _field(_body(request, ("invite",)), "invite", str, "")
     # The link's last path segment, so a query or fragment pasted with it does no harm.
     code = urlsplit(invite.strip()).path.rstrip("/").rsplit("/", 1)[-1]
     if not code:
         raise ApiError(400, "send the invite link or its code as 'invite'")
-    _game(game_id)
-    game, color, token = play.join(game_id, code, user=_account(request))
+    game = _game(game_id)
+    game, color, token = play.join(
+        game_id, code, held=_offered(request, game), user=_account(request)
+    )
     return JsonResponse(
         {
             "id": game.public_id,
@@ -305,7 +346,7 @@ def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     """Play a move for the token's seat at the ply the program saw; the new state."""
     game = _game(game_id)
     held = _held(request, game)
-    data = _body(request)
+    data = _body(request, ("move", "ply", "position"))
     move = _field(data, "move", str, None) if "move" in data else None
     if move is None:
         raise ApiError(400, f"send the move as 'move', e.g. {game.game_kind.examples}")

@@ -31,9 +31,21 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+# A personal API token (``players.models``) begins so, and a seat token never does:
+# both come in ``Authorization: Bearer``, and neither is ever taken for the other.
+PERSONAL_TOKEN_PREFIX = "mt_"
+# A seat token's length (192 bits in URL-safe base64), which a personal token never has:
+# the seat tokens made before they avoided the prefix still work.
+SEAT_TOKEN_LENGTH = 32
+
+
 def new_seat_token() -> str:
-    """A seat's secret: 192 random bits. Only its hash is stored."""
-    return secrets.token_urlsafe(24)
+    """A seat's secret: 192 random bits, never beginning as a personal API token does.
+    Only its hash is stored."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith(PERSONAL_TOKEN_PREFIX):
+            return token
 
 
 def hash_token(token: str) -> str:

@@ -68,6 +68,13 @@ class NotStarted(PlayError):
     status = 409
 
 
+class AlreadySeated(PlayError):
+    """One person is not two players: whoever holds a seat of a game, by a token or by
+    an account, does not take the other."""
+
+    status = 409
+
+
 def invite_code(game: Game) -> str:
     """The secret of a friend game's invite link (128 bits, derived, never stored);
     each renewal (``renew_invite``) gives another."""
@@ -260,6 +267,9 @@ def create_match(
         raise ValueError("a match has a person for each side")
     if rated and any(person.user is None for person in people.values()):
         raise PlayError("a rated game is between two accounts: log in or sign up to play one")
+    accounts = [person.user.pk for person in people.values() if person.user is not None]
+    if len(set(accounts)) < len(accounts):
+        raise AlreadySeated("one account cannot play both sides of a game")
     game, _ = _new_game(Game.Mode.FRIEND, rules, None, ())
     game.rated = rated
     game.status = Game.Status.ACTIVE
@@ -363,20 +373,24 @@ def join(
 
     Allowed with the game's invite code, or, for a rematch, to whoever held the other
     seat of the previous game (``previous`` holds this browser's tokens for it), but
-    not to whoever holds a seat of this game already (``held``: one person is not two
-    players) nor once the game is over. ``user`` is the joiner's account, if they are
-    logged in: a rated game's seat is only for one. Raises ``PlayError`` when the seat
-    is taken, the invite is wrong or the joiner may not join.
+    not to whoever holds a seat of this game already (``held``, or the account
+    ``user`` holding one, whatever the caller passes: one person is not two players)
+    nor once the game is over. ``user`` is the joiner's account, if they are logged
+    in: a rated game's seat is only for one. Raises ``PlayError`` when the seat is
+    taken, the invite is wrong or the joiner may not join.
     """
     with transaction.atomic():
         game = _locked(public_id)
         if game.is_over:
             raise GameFinished("the game is over: you can watch it, but not join it")
-        if seated := seated_colors(game, held or {}):
-            # Its creator holds one seat; a browser that opened the other's seat link
-            # beside its own holds both.
+        # Its creator holds one seat; a browser that opened the other's seat link beside
+        # its own holds both; an account holds its seats on every device and program.
+        seated = seated_colors(game, held or {}) | _colors_of(game, user)
+        if seated:
             sides = " and ".join(sorted(seated))
-            raise PlayError(f"you play {sides} in this game already: send the invite to a friend")
+            raise AlreadySeated(
+                f"you play {sides} in this game already: send the invite to a friend"
+            )
         color = game.free_seat()
         if color is None:
             raise NotSeated("both seats are taken: you can watch this game")
@@ -398,6 +412,13 @@ def join(
         game.save_change("status", *clocks.turn_begins(game, clocks.now()))
         _timed(game)
     return game, color, token
+
+
+def _colors_of(game: Game, user: Any) -> set[str]:
+    """The colours whose seats the account ``user`` holds in ``game`` (none for a guest)."""
+    if user is None:
+        return set()
+    return {color for color, seat in game.seats_by_color().items() if seat.user_id == user.pk}
 
 
 def renew_seat(public_id: str, tokens: Tokens, color: str) -> tuple[Game, str]:

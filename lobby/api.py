@@ -21,6 +21,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
@@ -37,11 +39,14 @@ from game.api import (
     _url,
     endpoint,
     error,
+    known,
     state,
 )
 from game.models import Game, Seat
+from game.registry import KINDS
 from lobby import challenges
 from lobby.models import Challenge
+from players.models import ApiToken
 
 # The initial times a live challenge offers, in seconds: the form's minutes.
 CLOCK_SECONDS = tuple(int(Decimal(minutes) * 60) for minutes in clocks.MINUTES)
@@ -69,7 +74,11 @@ def who(request: HttpRequest) -> challenges.Who:
     account = _account(request)
     if account is not None:
         return challenges.Who(owner=f"account:{account.pk}", user=account)
-    return challenges.Who(owner=program_owner(request), guest_name=GUEST_NAME)
+    return challenges.Who(
+        owner=program_owner(request),
+        guest_name=GUEST_NAME,
+        address=challenges.address_key(limits.client_of(request)),
+    )
 
 
 def creator_color(challenge: Challenge) -> str | None:
@@ -154,6 +163,7 @@ def _time_control(data: dict[str, Any]) -> dict[str, Any]:
         if clock is None:
             raise ApiError(400, 'a live game needs a \'clock\': {"initial": s, "increment": s}')
         clock = _field(data, "clock", dict, None)
+        known(clock, ("initial", "increment"), of="clock")
         initial, increment = clock.get("initial"), clock.get("increment", 0)
         if not _whole(initial) or initial not in CLOCK_SECONDS:
             raise ApiError(400, f"the 'clock''s 'initial' must be {_listed(CLOCK_SECONDS)} seconds")
@@ -200,14 +210,23 @@ def _to_user(data: dict[str, Any]) -> Any:
     return user
 
 
+# What a challenge's body may hold, besides the rules of any game at its top.
+FIELDS = ("game", "rules", "color", "rated", "speed", "clock", "days", "rating_range", "to")
+
+
+def _fields() -> tuple[str, ...]:
+    """The fields of a challenge's body: ``FIELDS`` and every game's options."""
+    options = {option.name: None for kind in KINDS.values() for option in kind.rules.OPTIONS}
+    return (*FIELDS[:2], *options, *FIELDS[2:])
+
+
 def _terms(data: dict[str, Any]) -> challenges.Terms:
     """A challenge's terms from a request's body: the rules as ``POST /api/games``
-    reads them (``rules``), or as the lobby's form names them (each option at the top)."""
+    reads them (``rules``), or as the lobby's form names them (each option at the top);
+    a rule the game does not have is refused, naming it, wherever it is."""
     kind = _kind(data)
     rules = dict(_field(data, "rules", dict, {}))
-    for option in kind.rules.OPTIONS:
-        if option.name in data:
-            rules[option.name] = data[option.name]
+    rules |= {name: data[name] for name in data if name not in FIELDS}
     color = _field(data, "color", str, Challenge.Color.RANDOM)
     if color not in Challenge.Color.values:
         raise ApiError(400, f"'color' must be {_listed(tuple(Challenge.Color.values))}")
@@ -236,7 +255,7 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
         absolute = request.build_absolute_uri
         found = [describe(challenge, absolute) for challenge in challenges.open_challenges()]
         return JsonResponse({"challenges": found})
-    data = _body(request)
+    data = _body(request, _fields())
     terms = _terms(data)
     to_user = _to_user(data)
     acting = who(request)
@@ -268,7 +287,7 @@ def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
 def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """Accept a challenge: 201 with the game it started, the side taken and, for a
     program without an account, the seat's token."""
-    _body(request)  # JSON only: no form of another site accepts for its visitors
+    _body(request, ())  # JSON only: no form of another site accepts for its visitors
     acting = who(request)
     _, game, tokens = challenges.accept(challenge_id, acting)
     ((color, token),) = tokens.items()
@@ -286,7 +305,7 @@ def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
 @limits.limited(limits.API_WRITE, _too_many)
 def decline(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """The named player says no to a challenge to them."""
-    _body(request)
+    _body(request, ())
     challenges.decline(challenge_id, who(request))
     return JsonResponse(describe(_found(challenge_id), request.build_absolute_uri))
 
@@ -340,14 +359,31 @@ def news_for(
     return lines
 
 
+def still_allowed(user_id: int, token_id: int | None) -> bool:
+    """Whether the account is still active and, for a stream opened with an API token,
+    that token still stands (not revoked, nor gone with its account): one indexed read."""
+    if token_id is None:
+        return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
+    return ApiToken.objects.filter(pk=token_id, user_id=user_id, user__is_active=True).exists()
+
+
+@receiver(post_delete, sender=ApiToken, dispatch_uid="lobby.api.token_revoked")
+def _token_revoked(sender: type[ApiToken], instance: ApiToken, **kwargs: Any) -> None:
+    """A token revoked, or deleted with its account: its streams wake up, and end."""
+    live.bump(challenges.user_channel(instance.user_id))
+
+
 async def event_lines(
     user_id: int,
     absolute: Callable[[str], str],
     on_close: Callable[[], None] | None = None,
+    token_id: int | None = None,
 ) -> AsyncIterator[str]:
     """An account's events, one JSON object a line: what stands as it connects, then
     each change its channel hears of; a blank line when nothing was sent for
-    ``LIVE_KEEPALIVE_SECONDS``; the end after ``LIVE_STREAM_SECONDS``."""
+    ``LIVE_KEEPALIVE_SECONDS``; the end after ``LIVE_STREAM_SECONDS``, or at the first
+    wake-up (news or a keep-alive) after its API token ``token_id`` was revoked or its
+    account deleted or deactivated (``still_allowed``)."""
     room = live.newsroom()
     # Subscribed before the first reading, so no change falls between the two.
     heard = room.subscribe(live.CHANNEL + challenges.user_channel(user_id))
@@ -356,6 +392,7 @@ async def event_lines(
     challenges_sent: set[str] = set()
     games_sent: set[str] = set()
     read = sync_to_async(news_for)
+    allowed = sync_to_async(still_allowed)
     try:
         for line in await read(user_id, absolute, challenges_sent, games_sent):
             yield line
@@ -365,12 +402,16 @@ async def event_lines(
             if now >= ends:
                 return
             if now - last >= settings.LIVE_KEEPALIVE_SECONDS:
+                if not await allowed(user_id, token_id):
+                    return
                 yield "\n"
                 last = now
             wait = min(last + settings.LIVE_KEEPALIVE_SECONDS, ends) - now
             news = await heard.next(max(wait, 0))
             if news is None:
                 continue
+            if not await allowed(user_id, token_id):
+                return
             for line in await read(user_id, absolute, challenges_sent, games_sent):
                 yield line
                 last = loop.time()
@@ -406,6 +447,8 @@ async def events(request: HttpRequest) -> HttpResponse:
         response["Connection"] = "close"  # as a page's stream refused (admit_stream)
         return response
     give_back = gate.ticket(client)
-    lines = event_lines(account.pk, request.build_absolute_uri, on_close=give_back)
+    lines = event_lines(
+        account.pk, request.build_absolute_uri, on_close=give_back, token_id=request.api_token.pk
+    )
     weakref.finalize(lines, give_back)
     return StreamingHttpResponse(lines, content_type=NDJSON, headers=headers)

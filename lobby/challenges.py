@@ -16,7 +16,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from game import clocks, live, play, seats
 from game.grid import Color
@@ -52,15 +54,25 @@ class NoSuchChallenge(ChallengeError):
 
 @dataclass(frozen=True)
 class Who:
-    """Whoever acts: an account, or a guest known by the key of "My games"."""
+    """Whoever acts: an account, or a guest known by the key of "My games"; ``posted``,
+    the challenges whose seat tokens its browser keeps (it posted them, perhaps as a
+    guest before it logged in)."""
 
     owner: str
     user: Any = None
     guest_name: str = ""
+    posted: frozenset[str] = frozenset()
+    address: str = ""  # a guest's, as ``address_key`` keeps it
 
     @property
     def is_account(self) -> bool:
         return self.user is not None
+
+
+def address_key(client: str) -> str:
+    """A guest's address (``limits.client_of``) as a challenge keeps it: hashed with the
+    site's secret, so the table holds no address."""
+    return salted_hmac("lobby.address", client).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -97,7 +109,8 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
     """Post a challenge; return it and the seat token its creator holds for the game it
     becomes (the browser keeps it until then, ``lobby.views``). Refused when it asks
     what its creator may not: a rated game as a guest, more open challenges than
-    ``LOBBY_OPEN_CHALLENGES``, a challenge to oneself."""
+    ``LOBBY_OPEN_CHALLENGES`` (a guest's, and its address's guests' together), a
+    challenge to oneself."""
     if terms.rated and not who.is_account:
         raise ChallengeError("a rated game is between accounts: log in or sign up to offer one")
     if to_user is not None and not who.is_account:
@@ -116,6 +129,16 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
             raise ChallengeError(
                 f"you have {limit} open challenges already: cancel one to post another"
             )
+        if not who.is_account and who.address:
+            # A guest is a browser or a program: a new one costs nothing, an address more.
+            here = Challenge.objects.select_for_update().filter(
+                address=who.address, status="open", creator=None
+            )
+            if len(here.values_list("pk", flat=True)) >= limit:
+                raise ChallengeError(
+                    f"guests from your address have {limit} open challenges already: "
+                    "wait for one to be taken, or log in to post yours"
+                )
         kind = kind_of(terms.rules)
         challenge = Challenge(
             kind=kind.name,
@@ -135,6 +158,7 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
             token_hash=hash_token(token),
             to_user=to_user,
             seen=timezone.now(),
+            address="" if who.is_account else who.address,
         )
         if who.is_account:
             challenge.creator_rating = rating_of(who.user, challenge.rating_family)
@@ -167,7 +191,8 @@ def _open(public_id: str) -> Challenge:
 
 def refusal(challenge: Challenge, who: Who) -> str:
     """Why ``who`` may not accept ``challenge``, or "" when they may."""
-    if challenge.owner == who.owner:
+    own_account = who.is_account and challenge.creator_id == who.user.pk
+    if challenge.owner == who.owner or own_account or challenge.public_id in who.posted:
         return "this is your own challenge: wait for someone to accept it"
     if challenge.to_user_id is not None and (
         not who.is_account or who.user.pk != challenge.to_user_id
@@ -253,36 +278,59 @@ def decline(public_id: str, who: Who) -> Challenge:
     return challenge
 
 
-# A guest's live challenge stands while its creator's lobby page is open: the page
-# says so (``seen``) at least this often, and is taken as gone after ``GONE``.
+# A guest's challenge stands while its guest is there: its lobby page says so (``seen``)
+# at least every ``SEEN_EVERY``, as a program does by asking about its challenge. A
+# live one is taken as gone ``GONE`` after, a correspondence or unlimited one
+# ``GONE_UNHURRIED`` after: a game of days may wait for its guest's next visit, not
+# for ever.
 SEEN_EVERY = timedelta(seconds=20)
 GONE = timedelta(seconds=60)
+GONE_UNHURRIED = timedelta(days=1)
+
+
+def gone_after(speed: str) -> timedelta:
+    """How long after its guest was last there a guest's challenge of ``speed`` lapses."""
+    return GONE if speed == Game.Speed.LIVE else GONE_UNHURRIED
 
 
 def seen(owner: str) -> int:
-    """The guest ``owner``'s lobby page is open: its live challenges stand; how many."""
-    return Challenge.objects.filter(
-        owner=owner, status="open", creator=None, speed=Game.Speed.LIVE
-    ).update(seen=timezone.now())
+    """The guest ``owner`` is there: its challenges stand; how many."""
+    return Challenge.objects.filter(owner=owner, status="open", creator=None).update(
+        seen=timezone.now()
+    )
 
 
 def withdraw_if_gone(public_id: str) -> timedelta | None:
-    """Withdraw a guest's live challenge whose lobby page has gone ``GONE``; if it is
-    still there, how long until it should be looked at again (None: nothing to do)."""
+    """Withdraw a guest's challenge whose guest has gone (``gone_after``); if it is still
+    there, how long until it should be looked at again (None: nothing to do)."""
     with transaction.atomic():
         challenge = Challenge.objects.select_for_update().filter(public_id=public_id).first()
         if challenge is None or not challenge.is_open or challenge.creator_id is not None:
             return None
-        if challenge.speed != Game.Speed.LIVE:
-            return None
         now = timezone.now()
         last = challenge.seen or challenge.created
-        if now - last < GONE:
-            return last + GONE - now + timedelta(seconds=1)
+        gone = gone_after(challenge.speed)
+        if now - last < gone:
+            return last + gone - now + timedelta(seconds=1)
         challenge.status = Challenge.Status.WITHDRAWN
         _changed(challenge)
         challenge.save(update_fields=["status", "revision", "updated"])
     return None
+
+
+def withdraw_lapsed() -> int:
+    """Withdraw every guest's challenge whose guest has gone, its look-up lost or never
+    set (those posted before every speed lapsed); how many. The daily pruning's."""
+    now = timezone.now()
+    lapsed = Challenge.objects.filter(status="open", creator=None).filter(
+        Q(speed=Game.Speed.LIVE, seen__lt=now - GONE)
+        | (~Q(speed=Game.Speed.LIVE) & Q(seen__lt=now - GONE_UNHURRIED))
+        | Q(seen=None, created__lt=now - GONE_UNHURRIED)
+    )
+    ids = list(lapsed.values_list("public_id", flat=True))
+    for public_id in ids:
+        withdraw_if_gone(public_id)
+    return Challenge.objects.filter(public_id__in=ids, status=Challenge.Status.WITHDRAWN).count()
 
 
 def open_challenges(limit: int = 200):

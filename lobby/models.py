@@ -1,7 +1,6 @@
 """Challenges: an offer of a game, open to anyone in the lobby or to one named player,
 until someone accepts it (and a game starts), its creator cancels it, the named
-player declines it, or it is withdrawn (a guest's live challenge whose lobby page
-has gone)."""
+player declines it, or it is withdrawn (a guest's challenge whose guest has gone)."""
 
 from __future__ import annotations
 
@@ -35,7 +34,7 @@ class Challenge(models.Model):
         ACCEPTED = "accepted", "Accepted"
         CANCELLED = "cancelled", "Cancelled"
         DECLINED = "declined", "Declined"
-        # A guest's live challenge whose creator's lobby page had gone a minute.
+        # A guest's challenge whose guest had gone: a minute for a live one, a day else.
         WITHDRAWN = "withdrawn", "Withdrawn"
 
     class Color(models.TextChoices):
@@ -89,13 +88,21 @@ class Challenge(models.Model):
     revision = models.PositiveIntegerField(default=0, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
-    # When its creator's lobby page last said it was there (a guest's live challenge).
+    # When its creator's lobby page (or program) last said it was there: a guest's
+    # challenge lapses once its guest has gone (``challenges.gone_after``).
     seen = models.DateTimeField(null=True, blank=True)
+    # A guest's address, hashed with the site's secret (``challenges.address_key``):
+    # the guests of one address hold a few open challenges at most, however many
+    # browsers they open. "" for an account's.
+    address = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["-created"]
         indexes = [
             models.Index(fields=["status", "to_user"], name="open_challenges"),
+            models.Index(
+                fields=["address"], condition=Q(status="open"), name="open_challenges_by_address"
+            ),
         ]
         constraints = [
             # A player does not challenge themselves.

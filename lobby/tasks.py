@@ -1,6 +1,7 @@
-"""The worker's part of the lobby: a guest's live challenge is withdrawn once its
-creator's lobby page has gone a minute (``challenges.withdraw_if_gone``), looked at
-by a task set as it is posted, and again while the page stays."""
+"""The worker's part of the lobby: a guest's challenge is withdrawn once its guest
+has gone (a minute for a live one, a day for another: ``challenges.withdraw_if_gone``),
+looked at by a task set as it is posted, and again while the guest stays; the daily
+pruning withdraws any left over and deletes the closed ones."""
 
 from __future__ import annotations
 
@@ -12,15 +13,14 @@ from django.utils import timezone
 from django_tasks import task
 
 from game import housekeeping
-from game.models import Game
 from lobby import challenges, signals
 from lobby.models import Challenge
 
 
 @receiver(signals.challenge_made, dispatch_uid="lobby.tasks.challenge_made")
 def _made(sender: type[Challenge], challenge: Challenge, **kwargs: Any) -> None:
-    if challenge.creator_id is None and challenge.speed == Game.Speed.LIVE:
-        _look_later(challenge.public_id, challenges.GONE)
+    if challenge.creator_id is None:
+        _look_later(challenge.public_id, challenges.gone_after(challenge.speed))
 
 
 def _look_later(public_id: str, delay) -> None:
@@ -33,8 +33,10 @@ CLOSED_DAYS = 7
 
 @receiver(housekeeping.pruning, dispatch_uid="lobby.tasks.prune")
 def prune(sender: object, **kwargs: Any) -> tuple[str, int]:
-    """Delete the challenges closed over ``CLOSED_DAYS`` days ago, and the open ones
-    no one can accept any more (a creator's account gone is deleted with them)."""
+    """Withdraw the guests' challenges whose guests have gone (``withdraw_lapsed``), and
+    delete the challenges closed over ``CLOSED_DAYS`` days ago (a creator's account
+    gone is deleted with its open ones)."""
+    challenges.withdraw_lapsed()
     cutoff = timezone.now() - timedelta(days=CLOSED_DAYS)
     deleted, _ = Challenge.objects.exclude(status="open").filter(updated__lt=cutoff).delete()
     return ("closed challenges", deleted)

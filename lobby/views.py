@@ -31,12 +31,16 @@ TOKENS_KEY = "challenge_tokens"
 
 
 def who(request: HttpRequest, create: bool = False) -> challenges.Who:
-    """Whoever makes the request: its account, or its browser as a guest."""
+    """Whoever makes the request: its account, or its browser as a guest, with the
+    challenges its browser posted."""
     user = request.user if request.user.is_authenticated else None
+    posted = request.session.get(TOKENS_KEY, {})
     return challenges.Who(
         owner=seats.owner_key(request, create=create),
         user=user,
         guest_name=seats.guest_name(request),
+        posted=frozenset(posted) if isinstance(posted, dict) else frozenset(),
+        address="" if user else challenges.address_key(limits.client_of(request)),
     )
 
 

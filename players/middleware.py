@@ -12,10 +12,12 @@ from datetime import timedelta
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
-from game.models import hash_token
+from game.models import SEAT_TOKEN_LENGTH, hash_token
 from players.models import TOKEN_PREFIX, ApiToken
 
-PERSONAL = re.compile(rf"bearer +({TOKEN_PREFIX}[A-Za-z0-9_-]{{20,80}}) *", re.IGNORECASE)
+# The scheme's name in any case (RFC 6750), the prefix exactly: seat tokens are
+# URL-safe base64 too, and one in 65,536 of them began with "mT_" or "Mt_".
+PERSONAL = re.compile(rf"(?i:bearer) +({TOKEN_PREFIX}[A-Za-z0-9_-]{{20,80}}) *")
 # How often a token's "last used" is written: not on every request of a busy program.
 LAST_USED_EVERY = timedelta(minutes=5)
 
@@ -27,7 +29,8 @@ class ApiTokenMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path.startswith("/api/"):
             match = PERSONAL.fullmatch(request.headers.get("Authorization", ""))
-            if match is not None:
+            # A seat token made before seat tokens avoided the prefix is left to the API.
+            if match is not None and len(match[1]) != SEAT_TOKEN_LENGTH:
                 found = (
                     ApiToken.objects.filter(token_hash=hash_token(match[1]), user__is_active=True)
                     .select_related("user")

@@ -8,7 +8,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-from game.models import Game
+from game.models import PERSONAL_TOKEN_PREFIX, Game
 from game.ratings import START
 
 
@@ -85,7 +85,7 @@ class Account(models.Model):
         return f"{self.user_id}{' (bot)' if self.bot else ''}"
 
 
-TOKEN_PREFIX = "mt_"
+TOKEN_PREFIX = PERSONAL_TOKEN_PREFIX
 
 
 def new_api_token() -> str:

@@ -18,13 +18,17 @@ from players.models import Rating, RatingChange, family_of
 def rate(game: Game, outcome: Outcome) -> list[RatingChange]:
     """Change both sides' ratings by the outcome of ``game``, a rated game ending now;
     what changed, or nothing when it is not to be rated: both seats must be held by
-    accounts, and both sides must have moved (a game one side never played in is
+    two accounts, and both sides must have moved (a game one side never played in is
     aborted, not rated)."""
     if not game.rated or outcome.reason == Game.Status.ABORTED:
         return []
     seats = game.seats_by_color()
     users = {color.value: getattr(seats.get(color.value), "user_id", None) for color in Color}
     if None in users.values():
+        return []
+    if users["dark"] == users["light"]:
+        # One account in both seats is not two players: nothing to rate, and its one
+        # rating would be written twice.
         return []
     moved = set(Move.objects.filter(game=game, taken_back=None).values_list("color", flat=True))
     if moved != set(users):

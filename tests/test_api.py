@@ -104,6 +104,22 @@ def test_creating_a_game_against_the_computer(client, django_capture_on_commit_c
         ({"rules": {"special_stones": "yes"}}, 400, "'special_stones' must be true or false"),
         ({"rules": {"scoring": "golf"}}, 400, "'golf' is not a scoring: use standard or simple"),
         ({"rules": {"wraparound": 1}}, 400, "'wraparound' must be true or false"),
+        (
+            {"rules": {"nonsense": True}},
+            400,
+            "'nonsense' is not a rule of Mǽrstánas: its rules are special_stones, scoring"
+            " and wraparound",
+        ),
+        (
+            {"game": "cyngesheall", "rules": {"wraparound": True}},
+            400,
+            "'wraparound' is not a rule of Cyngesheall: it has no rules to choose",
+        ),
+        (
+            {"mode": "friend", "wraparound": True},
+            400,
+            "'wraparound' is not a field here: send mode, game, rules, color, level or rated",
+        ),
         ("[1, 2]", 400, "the body must be a JSON object"),
         ("{mode: friend}", 400, "the body is not JSON"),
         (b"\xff\xfe", 400, "the body is not JSON"),
@@ -377,6 +393,27 @@ def test_a_wrong_method_is_told_the_right_ones(client):
     every = "GET or POST or PUT or PATCH or DELETE or HEAD or OPTIONS"
     assert traced.json() == {"error": f"use {every} here"}
     assert traced["Allow"] == "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "words"),
+    [
+        ("join", {"invite": "x", "code": "y"}, "'code' is not a field here: send invite"),
+        (
+            "moves",
+            {"move": "D4", "ply": 0, "seen": "x"},
+            "'seen' is not a field here: send move, ply or position",
+        ),
+    ],
+)
+def test_an_unknown_field_is_refused_naming_it_and_changes_nothing(
+    client, game_for_two, action, body, words
+):
+    created, _ = game_for_two
+    before = snapshot(created["id"])
+    reply = post(client, f"/api/games/{created['id']}/{action}", body, created["token"])
+    assert (reply.status_code, reply.json()) == (400, {"error": words})
+    assert snapshot(created["id"]) == before
 
 
 def test_an_empty_body_is_an_empty_object_and_a_deep_one_is_refused(client):

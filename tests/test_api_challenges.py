@@ -4,6 +4,7 @@ sitting in the lobby as a bot."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import os
@@ -16,12 +17,13 @@ from pathlib import Path
 import httpx
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.contrib.auth import get_user_model
 from django.test import AsyncClient, Client
 from django.utils import timezone
 
 from game import bots, limits, live
 from game.live import News
-from game.models import Game, hash_token
+from game.models import Channel, Game, hash_token
 from lobby import api, challenges
 from lobby.models import Challenge
 from players.models import Account, ApiToken
@@ -150,6 +152,10 @@ def test_an_account_posts_a_rated_correspondence_challenge_with_a_rating_range()
         ({"to": "nobody-here"}, "'to'"),
         ({"special_stones": "maybe"}, "'special_stones'"),
         ({"rules": {"scoring": "fancy"}}, "scoring"),
+        ({"rules": {"nonsense": True}} | LIVE_5_3, "'nonsense' is not a rule of Mǽrstánas"),
+        ({"nonsense": True} | LIVE_5_3, "'nonsense' is not a field here"),
+        ({"game": "cyngesheall", "wraparound": True}, "'wraparound' is not a rule of"),
+        ({"clock": {"initial": 300, "incremnt": 3}}, "'incremnt' is not a field of 'clock'"),
         ({"game": "chess"}, "'chess'"),
     ],
 )
@@ -159,6 +165,17 @@ def test_a_bad_field_is_refused_naming_it_and_nothing_is_posted(body, named):
     assert reply.status_code == 400, reply.content
     assert named in reply.json()["error"]
     assert not Challenge.objects.exists()
+
+
+@pytest.mark.django_db
+def test_accept_and_decline_take_an_empty_object_and_refuse_a_field_naming_it():
+    made = post_challenge()
+    _, bea = programmer("Bea")
+    for action in ("accept", "decline"):
+        reply = call("POST", f"/api/challenges/{made['id']}/{action}", bea, {"color": "dark"})
+        assert reply.status_code == 400, reply.content
+        assert reply.json()["error"] == "'color' is not a field here: send an empty object"
+    assert not Game.objects.exists() and Challenge.objects.get().status == "open"
 
 
 @pytest.mark.django_db
@@ -441,6 +458,57 @@ def test_a_stream_ends_after_its_time(settings):
         return [line async for line in api.event_lines(bot_id, _absolute)]
 
     assert async_to_sync(scenario)() == []
+    assert live.newsroom().streams() == 0
+
+
+def _ends_quietly(lines, publish=None) -> list[str]:
+    """What the stream sends until it ends, within a few seconds; ``publish``, news to
+    wake it with once it waits."""
+
+    async def collect():
+        return [line async for line in lines]
+
+    async def scenario():
+        sent = asyncio.ensure_future(collect())
+        if publish is not None:
+            await asyncio.sleep(0.2)  # the stream has subscribed, and waits
+            publish()
+        return await asyncio.wait_for(sent, timeout=5)
+
+    return async_to_sync(scenario)()
+
+
+@pytest.mark.django_db
+def test_revoking_its_token_ends_an_accounts_stream_at_its_next_wake_up(settings):
+    settings.LIVE_KEEPALIVE_SECONDS = 30
+    owner, _ = programmer("Botwulf")
+    token = ApiToken.objects.get()
+    channel = challenges.user_channel(token.user_id)
+    before = Channel.objects.filter(name=channel).values_list("revision", flat=True).first() or 0
+    lines = api.event_lines(token.user_id, _absolute, token_id=token.pk)
+    owner.post("/accounts/tokens/", {"action": "revoke", "token": token.pk})
+    assert not ApiToken.objects.exists()
+    # Revoking it counted a change on the account's channel, which wakes its streams.
+    assert Channel.objects.get(name=channel).revision == before + 1
+    room = live.newsroom()
+    news = {live.CHANNEL + channel: News(before + 1, 0, False)}
+    assert _ends_quietly(lines, lambda: room.publish(news)) == []
+    assert room.streams() == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("gone", ["deactivated", "deleted"])
+def test_an_accounts_stream_ends_by_its_keep_alive_once_the_account_is_gone(settings, gone):
+    settings.LIVE_KEEPALIVE_SECONDS = 0.01
+    programmer("Botwulf")
+    token = ApiToken.objects.get()
+    lines = api.event_lines(token.user_id, _absolute, token_id=token.pk)
+    users = get_user_model().objects.filter(pk=token.user_id)
+    if gone == "deactivated":
+        users.update(is_active=False)  # as the admin's action does: no signal sent
+    else:
+        users.get().delete()
+    assert _ends_quietly(lines) == []
     assert live.newsroom().streams() == 0
 
 

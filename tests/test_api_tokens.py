@@ -10,7 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from game.models import Game
+from game import models
+from game.models import Game, hash_token
 from players.models import ApiToken, Rating
 from tests.support.accounts import account
 
@@ -132,3 +133,63 @@ def test_a_bot_account_says_so_on_its_page_and_its_boards():
     bot.post("/accounts/tokens/", {"action": "bot"})  # unticked
     assert "data-bot" not in Client().get("/players/Botwulf/").content.decode()
     assert get_user_model().objects.get().account.bot is False
+
+
+def test_an_account_cannot_take_both_seats_of_its_own_game_through_the_api():
+    token = make_token(account("Botwulf"))
+    created = api("POST", "/api/games", token, {"mode": "friend", "rated": True}).json()
+    joined = api(
+        "POST", f"/api/games/{created['id']}/join", token, {"invite": created["invite_url"]}
+    )
+    assert joined.status_code == 409
+    assert "you play dark in this game already" in joined.json()["error"]
+    game = Game.objects.get()
+    assert game.status == Game.Status.WAITING and game.seat("light") is None
+
+
+def test_a_program_holding_a_seat_by_its_token_cannot_join_the_other():
+    created = (
+        Client().post("/api/games", {"mode": "friend"}, content_type="application/json").json()
+    )
+    joined = api(
+        "POST",
+        f"/api/games/{created['id']}/join",
+        created["token"],
+        {"invite": created["invite_url"]},
+    )
+    assert joined.status_code == 409
+    assert "you play dark in this game already" in joined.json()["error"]
+    assert Game.objects.get().seat("light") is None
+
+
+@pytest.mark.parametrize(
+    "token", ["mT_" + "a" * 29, "MT_" + "b" * 29, "mt_" + "d" * 29, "xT_" + "c" * 29]
+)
+def test_a_seat_token_is_never_taken_for_a_personal_one(token):
+    """Seat tokens are 32 URL-safe characters: about one in 65,536 of those made before
+    began with m, t and _ in some case, and the API answered them 401 as a personal
+    token it did not know. The prefix is compared exactly, and a seat token's length is
+    never a personal token's."""
+    created = Client().post(
+        "/api/games", {"mode": "computer", "level": "ceorl"}, "application/json"
+    )
+    game = Game.objects.get(public_id=created.json()["id"])
+    game.seats.filter(color="dark").update(token_hash=hash_token(token))
+    moved = api("POST", f"/api/games/{game.public_id}/moves", token, {"move": "D4", "ply": 0})
+    assert moved.status_code == 200, moved.content
+    assert moved.json()["ply"] >= 1
+
+
+def test_a_new_seat_token_never_begins_as_a_personal_one(monkeypatch):
+    made = iter(["mt_" + "a" * 29, "b" * 32])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda size: next(made))
+    assert models.new_seat_token() == "b" * 32
+
+
+def test_a_personal_token_is_still_known_by_its_prefix_and_a_wrong_one_refused():
+    token = make_token(account("Botwulf"))
+    assert api("POST", "/api/games", token, {"mode": "friend", "rated": True}).status_code == 201
+    for wrong in (token[:-1] + ("A" if token[-1] != "A" else "B"), "mt_" + "x" * 40):
+        refused = api("POST", "/api/games", wrong, {"mode": "friend"})
+        assert refused.status_code == 401 and "not valid" in refused.json()["error"]
+    assert Game.objects.count() == 1

@@ -17,13 +17,15 @@ from django.test import Client
 from django.utils import timezone
 
 from game import live as game_live
+from game import play
 from game.live import News
 from game.maerstanas import Rules
-from game.models import Game
+from game.models import Game, hash_token, new_seat_token
 from lobby import challenges, live, tasks
 from lobby.models import Challenge
 from players.models import Rating
-from tests.support.accounts import account
+from tests.support.accounts import PASSWORD, account, sign_up
+from tests.test_api_tokens import make_token
 
 pytestmark = pytest.mark.django_db
 
@@ -139,6 +141,44 @@ def test_nobody_accepts_their_own_challenge():
     challenge = post_challenge(alice)
     answer = alice.post(f"/lobby/{challenge.public_id}/accept")
     assert answer.status_code == 400 and "your own challenge" in answer.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_an_account_accepts_its_own_challenge_neither_on_another_device_nor_by_its_program():
+    alice = account("alice")
+    challenge = post_challenge(alice, rated="on")
+    again = Client()
+    assert again.login(username="alice", password=PASSWORD)
+    answer = again.post(f"/lobby/{challenge.public_id}/accept")
+    assert answer.status_code == 400 and "your own challenge" in answer.content.decode()
+    token = make_token(alice)
+    by_program = Client().post(
+        f"/api/challenges/{challenge.public_id}/accept",
+        "{}",
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert by_program.status_code == 400 and "your own challenge" in by_program.json()["error"]
+    assert not Game.objects.exists() and Challenge.objects.get().status == "open"
+
+
+def test_a_guest_who_signs_up_cannot_accept_the_challenge_it_posted_as_a_guest():
+    guest = Client()
+    challenge = post_challenge(guest)
+    assert sign_up(guest, "alice").status_code == 302  # the browser's session goes on
+    answer = guest.post(f"/lobby/{challenge.public_id}/accept")
+    assert answer.status_code == 400 and "your own challenge" in answer.content.decode()
+    assert not Game.objects.exists() and Challenge.objects.get().status == "open"
+
+
+def test_a_match_between_one_account_and_itself_is_refused():
+    alice = get_user_model().objects.create_user("alice", password=PASSWORD)
+    people = {
+        color: play.Person(hash_token(new_seat_token()), alice) for color in ("dark", "light")
+    }
+    with pytest.raises(play.PlayError, match="one account cannot play both sides") as refused:
+        play.create_match(Rules(), people, rated=True)
+    assert refused.value.status == 409
     assert not Game.objects.exists()
 
 
@@ -380,12 +420,90 @@ def test_a_guests_live_challenge_is_withdrawn_a_minute_after_its_page_went(
     Challenge.objects.update(seen=timezone.now() - timedelta(seconds=61))
     assert tasks.withdraw_if_gone.call(challenge.public_id) is True
     assert Challenge.objects.get().status == "withdrawn"
-    # An account's challenge, or a correspondence one, is not withdrawn so.
+    # An account's challenge is not withdrawn so.
     bob = account("bob")
     kept = post_challenge(bob)
     Challenge.objects.filter(pk=kept.pk).update(seen=timezone.now() - timedelta(hours=1))
     assert challenges.withdraw_if_gone(kept.public_id) is None
     assert Challenge.objects.get(pk=kept.pk).status == "open"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"speed": "correspondence", "days": "3"}, {"speed": "unlimited"}],
+    ids=["correspondence", "unlimited"],
+)
+def test_a_guests_slower_challenge_lapses_a_day_after_its_guest_went(
+    django_capture_on_commit_callbacks, fields
+):
+    from django_tasks_db.models import DBTaskResult
+
+    alice = Client()
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge = post_challenge(alice, **fields)
+    looks = DBTaskResult.objects.filter(task_path="lobby.tasks.withdraw_if_gone")
+    assert looks.count() == 1
+    # Seen 23 hours ago: it stands, and is looked at again within the hour.
+    Challenge.objects.update(seen=timezone.now() - timedelta(hours=23))
+    assert tasks.withdraw_if_gone.call(challenge.public_id) is False
+    assert timedelta(minutes=59) < looks.latest("enqueued_at").run_after - timezone.now()
+    assert looks.latest("enqueued_at").run_after - timezone.now() < timedelta(hours=1, seconds=2)
+    # Its guest's lobby page keeps it standing, as it keeps a live one.
+    alice.get("/lobby/")
+    assert timezone.now() - Challenge.objects.get().seen < timedelta(seconds=5)
+    revision = live.revision()
+    Challenge.objects.update(seen=timezone.now() - timedelta(days=1, seconds=1))
+    assert tasks.withdraw_if_gone.call(challenge.public_id) is True
+    withdrawn = Challenge.objects.get()
+    assert withdrawn.status == "withdrawn" and withdrawn.revision == live.revision() > revision
+    assert ids_on(Client().get("/lobby/")) == []
+
+
+def test_the_daily_pruning_withdraws_the_guests_challenges_whose_guests_went():
+    """Those posted before every speed lapsed, or whose look was lost."""
+    from game import housekeeping
+
+    guest, bob = Client(), account("bob")
+    live_one = post_challenge(guest)
+    slow = post_challenge(guest, speed="correspondence", days="3")
+    fresh = post_challenge(Client(), speed="unlimited")
+    accounts = post_challenge(bob, speed="unlimited")
+    now = timezone.now()
+    Challenge.objects.filter(pk=live_one.pk).update(seen=now - timedelta(minutes=2))
+    Challenge.objects.filter(pk=slow.pk).update(seen=now - timedelta(days=2))
+    Challenge.objects.filter(pk=fresh.pk).update(seen=now - timedelta(hours=20))
+    Challenge.objects.filter(pk=accounts.pk).update(seen=now - timedelta(days=30))
+    housekeeping.prune_all()
+    statuses = dict(Challenge.objects.values_list("public_id", "status"))
+    assert statuses == {
+        live_one.public_id: "withdrawn",
+        slow.public_id: "withdrawn",
+        fresh.public_id: "open",
+        accounts.public_id: "open",
+    }
+
+
+def test_the_guests_of_one_address_hold_a_few_open_challenges_at_most(settings):
+    """A guest is a browser or a program, and a new one costs nothing: their address
+    is counted too, in the database."""
+    settings.LOBBY_OPEN_CHALLENGES = 2
+    post_challenge(Client(), speed="unlimited")
+    post_challenge(Client(), speed="correspondence", days="7")
+    third = Client().post("/lobby/", {**LIVE_1_0, "speed": "unlimited"})
+    assert third.status_code == 400
+    assert "Guests from your address have 2 open challenges" in third.content.decode()
+    program = Client().post(
+        "/api/challenges", {"speed": "unlimited"}, content_type="application/json"
+    )
+    assert program.status_code == 400 and "your address" in program.json()["error"]
+    elsewhere = Client(REMOTE_ADDR="192.0.2.7").post("/lobby/", {**LIVE_1_0})
+    assert elsewhere.status_code == 303
+    assert account("bob").post("/lobby/", {**LIVE_1_0}).status_code == 303
+    assert Challenge.objects.filter(status="open").count() == 4
+    # Once one is taken, another guest of that address may post.
+    first = Challenge.objects.filter(creator=None).order_by("created").first()
+    account("carol").post(f"/lobby/{first.public_id}/accept")
+    assert Client().post("/lobby/", {**LIVE_1_0}).status_code == 303
 
 
 def test_the_lobby_page_keeps_a_guests_challenges_standing():

@@ -213,3 +213,46 @@ def test_racing_to_end_a_rated_game_rates_it_once():
     values = sorted(Rating.objects.values_list("value", flat=True))
     assert values == [984.0, 1016.0]
     assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1]
+
+
+def test_play_join_never_gives_an_account_a_second_seat_whatever_the_caller_holds():
+    """The web and the API pass the seats the joiner holds; without them, the account
+    alone is enough for ``play.join`` to refuse."""
+    ann = get_user_model().objects.create_user("Ann", password=PASSWORD)
+    game, _ = play.create_game("friend", Rules(), user=ann, rated=True)
+    with pytest.raises(play.PlayError, match="you play dark in this game already") as refused:
+        play.join(game.public_id, play.invite_code(game), user=ann)
+    assert refused.value.status == 409
+    game.refresh_from_db()
+    assert game.seat("light") is None and game.status == Game.Status.WAITING
+
+
+def test_an_account_logged_in_twice_cannot_join_its_own_rated_game():
+    ann = account("Ann")
+    game, invite = rated_game(ann)
+    again = Client()
+    assert again.login(username="Ann", password=PASSWORD)
+    response = join(again, game, invite)
+    assert response.status_code == 303
+    assert "You play dark in this game already" in again.get(response["Location"]).content.decode()
+    game.refresh_from_db()
+    assert game.seat("light") is None and game.status == Game.Status.WAITING
+
+
+def test_a_game_whose_two_seats_are_one_account_ends_unrated():
+    """However it came to be (seats claimed before the rule), one account is not two
+    players: the game ends, and no rating is written, let alone one row twice."""
+    users = get_user_model().objects
+    ann = users.create_user("Ann", password=PASSWORD)
+    bob = users.create_user("Bob", password=PASSWORD)
+    game, dark = play.create_game("friend", Rules(), user=ann, rated=True)
+    _, _, light = play.join(game.public_id, play.invite_code(game), user=bob)
+    game.seats.filter(color="light").update(user=ann)
+    tokens = dark | {"light": light}
+    play.make_move(game.public_id, tokens, "D4", expected_ply=0)
+    play.make_move(game.public_id, tokens, "E4", expected_ply=1)
+    play.resign(game.public_id, {"light": light})
+    game.refresh_from_db()
+    assert game.is_over and game.result == "dark"
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    assert "rating_change" not in Client().get(f"/api/games/{game.public_id}").json()
