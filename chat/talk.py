@@ -30,6 +30,9 @@ MAX_LENGTH = 200
 SHOWN = 100
 # Bidirectional overrides make a message read otherwise than it was written.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Accents a letter may carry, one on another: Vietnamese stacks two (ệ written apart),
+# no language more, and a tower of 200 spills over the lines around it.
+MAX_MARKS = 2
 
 PLAYERS = Message.Room.PLAYERS
 WATCHERS = Message.Room.WATCHERS
@@ -115,9 +118,12 @@ def report(message_id: int, public_id: str, tokens: play.Tokens) -> Game:
 
 def clean(text: str) -> str:
     """The words of a message: line breaks and runs of spaces made one space, the ends
-    trimmed. Raises ``PlayError`` for an empty or too long message, or one holding
-    control characters."""
-    words = " ".join(text.split())
+    trimmed, accents composed with their letters (NFC). Raises ``PlayError`` for an
+    empty or too long message, one holding control or invisible format characters, or
+    more than ``MAX_MARKS`` accents stacked on one letter."""
+    # Composed first (an accent and its letter as one character, where Unicode has it),
+    # so a message is measured as it reads.
+    words = unicodedata.normalize("NFC", " ".join(text.split()))
     if not words:
         raise play.PlayError("write something first")
     if len(words) > MAX_LENGTH:
@@ -126,7 +132,27 @@ def clean(text: str) -> str:
         )
     if any(unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS for c in words):
         raise play.PlayError("a message cannot hold control characters")
+    # Format characters (zero-width spaces and joiners, direction marks, the BOM) show
+    # nothing: they make two messages look the same, or one word pass for another.
+    if any(unicodedata.category(c) == "Cf" for c in words):
+        raise play.PlayError(
+            "a message cannot hold invisible characters (zero-width spaces or joiners, "
+            "direction marks)"
+        )
+    if (stacked := _most_marks(words)) > MAX_MARKS:
+        raise play.PlayError(
+            f"a letter carries at most {MAX_MARKS} accents: this message stacks {stacked} on one"
+        )
     return words
+
+
+def _most_marks(text: str) -> int:
+    """The most combining marks (accents and the like) in a row after one character."""
+    most = run = 0
+    for char in text:
+        run = run + 1 if unicodedata.category(char).startswith("M") else 0
+        most = max(most, run)
+    return most
 
 
 def _words(text: str, quick: str, user) -> str:

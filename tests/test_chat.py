@@ -150,6 +150,38 @@ def test_a_message_too_long_empty_or_with_control_characters_is_refused(players,
     assert not Message.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "hidden",
+    ["\u200b", "\u200c", "\u200d", "\ufeff", "\u200e", "\u2060", "\u00ad", "\U000e0041"],
+)
+def test_a_message_with_an_invisible_format_character_is_refused(players, hidden):
+    ann, bob, game = players
+    refused = say(ann, game, text=f"well{hidden} played")
+    assert refused.status_code == 200
+    assert "invisible characters" in error_of(refused.content.decode())
+    assert not Message.objects.exists()
+    assert "well" not in chat_section(page(bob, game))
+
+
+def test_a_tower_of_combining_marks_is_refused(players):
+    ann, _, game = players
+    for tower in ("Z" + "\u0336" * 150, "q\u0301\u0308\u0304"):
+        refused = say(ann, game, text=f"hello {tower}")
+        assert refused.status_code == 200
+        stacked = len(tower) - 1
+        assert f"at most 2 accents: this message stacks {stacked} on one" in error_of(
+            refused.content.decode()
+        )
+    assert not Message.objects.exists()
+
+
+def test_accents_are_kept_composed_and_two_on_a_letter_are_allowed(players):
+    ann, _, game = players
+    say(ann, game, text="Vie\u0323\u0302t cafe\u0301 q\u0301\u0308")
+    (message,) = Message.objects.all()
+    assert message.text == "Vi\u1ec7t caf\u00e9 q\u0301\u0308"
+
+
 def test_200_characters_are_allowed_and_line_breaks_become_spaces(players):
     ann, _, game = players
     say(ann, game, text="y" * 200)
