@@ -15,7 +15,7 @@ from chat.admin import MessageAdmin
 from chat.models import Message, Mute
 from game import play
 from game.models import Game
-from tests.support.accounts import account
+from tests.support.accounts import PASSWORD, account
 
 pytestmark = pytest.mark.django_db
 
@@ -416,3 +416,43 @@ def test_messages_go_with_their_game(players):
     say(bob, game, text="bye")
     Game.objects.filter(pk=game.pk).delete()
     assert not Message.objects.exists()
+
+
+def names_in(box: str) -> list[str]:
+    return re.findall(r'<span class="chat__name">([^<]*)</span>', box)
+
+
+def test_a_deleted_accounts_messages_are_a_deleted_players_and_its_name_never_shows_again(
+    players,
+):
+    ann, bob, game = players
+    say(ann, game, text="my words")
+    say(bob, game, text="bob's words")
+    say(Client(), game, quick="Good luck")  # a nameless watcher's
+    deleted = ann.post("/accounts/delete/", {"password": PASSWORD})
+    assert deleted.status_code == 302
+    assert bob.post(f"/g/{game.public_id}/resign").status_code == 303
+
+    # Someone else takes the name, and plays bob too.
+    again = account("ann")
+    box = chat_section(page(again, game))
+    assert names_in(box) == ["deleted player", "bob"]
+    assert "my words" in box and "chat__line--mine" not in box
+    second = friend_game(again, bob)
+    say(again, second, text="a new player's words")
+    assert names_in(chat_section(page(bob, second))) == ["ann"]
+    assert names_in(chat_section(page(Client(), game))) == ["deleted player", "bob"]
+    watchers = Message.objects.get(room="watchers")
+    assert watchers.name == "Watcher" and watchers.user is None
+
+
+def test_a_deleted_accounts_messages_are_renamed_whichever_way_it_goes(players):
+    ann, bob, game = players
+    say(ann, game, text="mine")
+    say(bob, game, text="bob's")
+    get_user_model().objects.filter(username="ann").delete()  # as the admin deletes it
+    assert dict(Message.objects.values_list("text", "name")) == {
+        "mine": "deleted player",
+        "bob's": "bob",
+    }
+    assert str(Message.objects.get(text="mine")) == "deleted player: mine"
