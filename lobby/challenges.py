@@ -50,6 +50,17 @@ class NoSuchChallenge(ChallengeError):
     status = 404
 
 
+class TooManyToOne(ChallengeError):
+    status = 429
+
+
+# One account posting and cancelling challenges to one player sent them 30 mails in
+# 2 s. A few an hour is room enough to change one's mind about the terms; past it the
+# challenge is refused, and its poster told why, rather than posted unannounced: the
+# player would then find challenges in the lobby they were never told of.
+CHALLENGES_TO_ONE = 5
+
+
 @dataclass(frozen=True)
 class Who:
     """Whoever acts: an account, or a guest known by the key of "My games"."""
@@ -116,6 +127,8 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
             raise ChallengeError(
                 f"you have {limit} open challenges already: cancel one to post another"
             )
+        if to_user is not None:
+            _not_too_many_to(who.user, to_user)
         kind = kind_of(terms.rules)
         challenge = Challenge(
             kind=kind.name,
@@ -142,6 +155,19 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
         challenge.save()
         transaction.on_commit(lambda: signals.challenge_made.send(Challenge, challenge=challenge))
     return challenge, token
+
+
+def _not_too_many_to(creator: Any, to_user: Any) -> None:
+    """Raise ``TooManyToOne`` once ``creator`` challenged ``to_user`` ``CHALLENGES_TO_ONE``
+    times within the hour, however each challenge ended. Counted on the challenges'
+    own rows, under the creator's lock: the count holds across every server process."""
+    since = timezone.now() - timedelta(hours=1)
+    recent = Challenge.objects.filter(creator=creator, to_user=to_user, created__gte=since)
+    if recent.count() >= CHALLENGES_TO_ONE:
+        raise TooManyToOne(
+            f"you have challenged {to_user.username} {CHALLENGES_TO_ONE} times in the last "
+            "hour: wait for an answer, or try again later"
+        )
 
 
 def _open(public_id: str) -> Challenge:
@@ -230,10 +256,17 @@ def cancel(public_id: str, who: Who) -> Challenge:
         challenge = _open(public_id)
         if challenge.owner != who.owner:
             raise play.NotSeated("only the player who posted this challenge can cancel it")
-        challenge.status = Challenge.Status.CANCELLED
-        _changed(challenge, challenge.creator, challenge.to_user)
-        challenge.save(update_fields=["status", "revision", "updated"])
+        _cancelled(challenge, Challenge.Status.CANCELLED)
     return challenge
+
+
+def _cancelled(challenge: Challenge, status: str) -> None:
+    """Close ``challenge`` unanswered (``status``: cancelled or withdrawn), in the
+    current transaction; its notice goes once that commits."""
+    challenge.status = status
+    _changed(challenge, challenge.creator, challenge.to_user)
+    challenge.save(update_fields=["status", "revision", "updated"])
+    transaction.on_commit(lambda: signals.challenge_cancelled.send(Challenge, challenge=challenge))
 
 
 def decline(public_id: str, who: Who) -> Challenge:
@@ -279,9 +312,7 @@ def withdraw_if_gone(public_id: str) -> timedelta | None:
         last = challenge.seen or challenge.created
         if now - last < GONE:
             return last + GONE - now + timedelta(seconds=1)
-        challenge.status = Challenge.Status.WITHDRAWN
-        _changed(challenge)
-        challenge.save(update_fields=["status", "revision", "updated"])
+        _cancelled(challenge, Challenge.Status.WITHDRAWN)
     return None
 
 

@@ -138,7 +138,20 @@ def _challenge_made(sender: object, challenge: Any, **kwargs: object) -> None:
     if to_user is None:  # open to the lobby: nobody in particular is told
         return
     text = f"Challenge from {_creator_name(challenge)}: {challenge}"
-    notify(to_user.pk, Kind.CHALLENGE, text, lobby_url(challenge))
+    notify(
+        to_user.pk,
+        Kind.CHALLENGE,
+        text,
+        lobby_url(challenge),
+        challenge_id=getattr(challenge, "pk", None),
+    )
+
+
+@receiver(lobby.challenge_cancelled, dispatch_uid="notifications.challenge_cancelled")
+def _challenge_cancelled(sender: object, challenge: Any, **kwargs: object) -> None:
+    # The offer is gone: so is its notice, read or not, and the mail the worker has not
+    # sent yet finds none (or, racing this, finds the challenge closed).
+    Notification.objects.filter(challenge_id=challenge.pk).delete()
 
 
 @receiver(lobby.challenge_accepted, dispatch_uid="notifications.challenge_accepted")

@@ -301,6 +301,19 @@ def test_only_the_named_player_declines_or_accepts_a_challenge_to_them():
 
 
 @pytest.mark.django_db
+def test_one_account_challenges_one_player_five_times_an_hour_by_the_api():
+    _, ann = programmer("Ann")
+    _, bea = programmer("Bea")
+    for _ in range(5):
+        made = post_challenge(ann, to="Bea")
+        assert call("DELETE", f"/api/challenges/{made['id']}", ann).status_code == 200
+    refused = call("POST", "/api/challenges", ann, {**LIVE_5_3, "to": "Bea"})
+    assert refused.status_code == 429
+    assert "challenged Bea 5 times in the last hour" in refused.json()["error"]
+    assert post_challenge(bea, to="Ann")["to"] == "Ann"  # the other way is another pair
+
+
+@pytest.mark.django_db
 def test_a_bot_account_accepts_a_persons_rated_challenge_and_the_game_is_rated():
     ann = account("Ann")
     posted = ann.post(
