@@ -8,7 +8,9 @@ with words for the sender, and changes nothing.
 
 Players talk in the players' room; anyone else watching talks in the watchers'
 room, which the players never see, when the site allows it (``WATCHER_CHAT``).
-Free text is for accounts; guests have the quick messages.
+Free text is for accounts; guests have the quick messages. A player blocked by the
+opponent (``players.models.Block``) cannot write in the players' room of their games,
+and the blocker does not see what they wrote before.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from django.utils import timezone
 from chat.models import Message, Mute
 from game import play
 from game.models import Game
+from players.models import Block, blocks
 
 QUICK = ("Good luck", "Well played", "Thanks", "Rematch?")
 MAX_LENGTH = 200
@@ -70,6 +73,8 @@ def say(
         game = _chat_game(public_id)
         seated = play.seated_colors(game, tokens)
         room, color = _room_of(game, seated)
+        if room == PLAYERS and user is not None:
+            _not_blocked(game, color, user)
         words = _words(text, quick, user)
         Message.objects.create(
             game=game,
@@ -192,6 +197,15 @@ def _room_of(game: Game, seated: set[str]) -> tuple[str, str]:
     return WATCHERS, ""
 
 
+def _not_blocked(game: Game, color: str, user) -> None:
+    """Raise ``ChatClosed`` if the opponent of ``color`` blocked ``user``: a blocked
+    player says nothing more to the blocker, so neither the blocker nor anyone reading
+    the players' room afterwards sees a word of theirs the blocker could not answer."""
+    opponent = game.seat(_opponent(color))
+    if opponent is not None and blocks(opponent.user_id, user.pk):
+        raise ChatClosed(f"{opponent.user.get_username()} is not taking messages from you")
+
+
 def _player(game: Game, tokens: play.Tokens) -> str:
     """The side the tokens hold; ``NotSeated`` for a watcher."""
     seated = play.seated_colors(game, tokens)
@@ -273,10 +287,13 @@ def box(game: Game, seated: frozenset[str], user=None, *, reviewing: bool = Fals
 
 
 def _lines(game: Game, room: str, player: str, user, muted: bool) -> tuple[Line, ...]:
-    """The room's newest messages, oldest first; the opponent's left out if muted."""
+    """The room's newest messages, oldest first; the opponent's left out if muted, and
+    those of accounts the viewer blocked (in the same query)."""
     messages = Message.objects.filter(game=game, room=room)
     if muted:
         messages = messages.exclude(color=_opponent(player))
+    if user is not None:
+        messages = messages.exclude(user__in=Block.objects.filter(blocker=user).values("blocked"))
     fields = ("id", "name", "text", "color", "quick", "user_id", "reported_at")
     newest = list(messages.order_by("-id").values_list(*fields)[:SHOWN])
     user_id = user.pk if user is not None else None

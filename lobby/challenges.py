@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -25,7 +26,7 @@ from game.options import Options
 from game.registry import kind_of
 from lobby import signals
 from lobby.models import Challenge
-from players.models import Rating
+from players.models import Block, Rating, blocks
 
 LOBBY = "lobby"
 DEFAULT_RATING = 1000.0
@@ -50,6 +51,12 @@ class NoSuchChallenge(ChallengeError):
     status = 404
 
 
+class NotFromYou(ChallengeError):
+    """The player asked blocked the one asking: said so in no more words than that."""
+
+    status = 403
+
+
 class TooManyToOne(ChallengeError):
     status = 429
 
@@ -72,6 +79,15 @@ class Who:
     @property
     def is_account(self) -> bool:
         return self.user is not None
+
+    @cached_property
+    def blocked_by(self) -> frozenset[int]:
+        """The accounts that blocked this one, read once however many challenges ask."""
+        if not self.is_account:
+            return frozenset()
+        return frozenset(
+            Block.objects.filter(blocked=self.user).values_list("blocker_id", flat=True)
+        )
 
 
 @dataclass(frozen=True)
@@ -115,6 +131,8 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
         raise ChallengeError("log in or sign up to challenge a player by name")
     if to_user is not None and who.user.pk == to_user.pk:
         raise ChallengeError("you cannot challenge yourself")
+    if to_user is not None and blocks(to_user.pk, who.user.pk):
+        raise NotFromYou(f"{to_user.username} is not taking challenges from you")
     if (terms.rating_min is not None or terms.rating_max is not None) and not terms.rated:
         raise ChallengeError("a rating range is for rated challenges")
     if terms.speed == Game.Speed.LIVE and terms.initial <= 0:
@@ -199,6 +217,10 @@ def refusal(challenge: Challenge, who: Who) -> str:
         not who.is_account or who.user.pk != challenge.to_user_id
     ):
         return "this challenge is for another player"
+    # A blocker's open challenges are not for the players they blocked; one they made to
+    # such a player by name, they chose to make.
+    if challenge.to_user_id is None and challenge.creator_id in who.blocked_by:
+        return f"{challenge.creator.username} is not taking challenges from you"
     if challenge.rated and not who.is_account:
         return "a rated game is between accounts: log in or sign up to accept it"
     if challenge.rating_min is not None or challenge.rating_max is not None:
@@ -267,6 +289,18 @@ def _cancelled(challenge: Challenge, status: str) -> None:
     _changed(challenge, challenge.creator, challenge.to_user)
     challenge.save(update_fields=["status", "revision", "updated"])
     transaction.on_commit(lambda: signals.challenge_cancelled.send(Challenge, challenge=challenge))
+
+
+def withdraw_blocked(blocker: Any, blocked: Any) -> int:
+    """Withdraw the open challenges ``blocked`` made to ``blocker``, who has just
+    blocked them; how many. Part of the caller's transaction."""
+    found = Challenge.objects.select_for_update().filter(
+        creator=blocked, to_user=blocker, status=Challenge.Status.OPEN
+    )
+    withdrawn = list(found.select_related("creator", "to_user"))
+    for challenge in withdrawn:
+        _cancelled(challenge, Challenge.Status.WITHDRAWN)
+    return len(withdrawn)
 
 
 def decline(public_id: str, who: Who) -> Challenge:

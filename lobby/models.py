@@ -1,7 +1,7 @@
 """Challenges: an offer of a game, open to anyone in the lobby or to one named player,
 until someone accepts it (and a game starts), its creator cancels it, the named
 player declines it, or it is withdrawn (a guest's live challenge whose lobby page
-has gone)."""
+has gone, or one to a player who blocked its creator)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ class Challenge(models.Model):
         ACCEPTED = "accepted", "Accepted"
         CANCELLED = "cancelled", "Cancelled"
         DECLINED = "declined", "Declined"
-        # A guest's live challenge whose creator's lobby page had gone a minute.
+        # A guest's live challenge whose creator's lobby page had gone a minute, or a
+        # challenge to a player who blocked its creator since.
         WITHDRAWN = "withdrawn", "Withdrawn"
 
     class Color(models.TextChoices):

@@ -7,7 +7,7 @@ by a listener.
 - ``challenge_accepted``: with the ``Challenge`` and the ``Game`` it started.
 - ``challenge_declined``: a named player declined it, with the ``Challenge``.
 - ``challenge_cancelled``: its creator took it back, or it was withdrawn (its guest's
-  page gone), with the ``Challenge``.
+  page gone, or its named player blocked its creator), with the ``Challenge``.
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ Whatever the choice, a player with mail on gets a reminder when less than a day 
 left to move in a correspondence game (``remind``).
 
 What one player can make another receive is bounded, in the database, so it holds
-across every server and worker process: at most ``OFFERS_PER_HOUR`` notices of
-challenges an hour (more challenges still stand in the lobby's "Challenges to you"),
-and at most ``MAILS_PER_HOUR`` mails an hour whoever causes them (the rest wait on the
-site, unmailed)."""
+across every server and worker process: no notice at all from an account the player
+blocked, at most ``OFFERS_PER_HOUR`` notices of challenges an hour (more challenges
+still stand in the lobby's "Challenges to you"), and at most ``MAILS_PER_HOUR`` mails
+an hour whoever causes them (the rest wait on the site, unmailed)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from game.models import Game
 from lobby.models import Challenge
 from notifications.models import Notification, Preference, email_choice
 from notifications.turns import seat_name, time_left
+from players.models import blocks
 
 DIGEST_EVERY = timedelta(days=1)
 # A reminder goes a day before the deadline, or 6 hours before it when the whole
@@ -57,11 +58,15 @@ def notify(
     url: str,
     game: Game | None = None,
     *,
+    sender: int | None = None,
     challenge_id: int | None = None,
 ) -> Notification | None:
-    """Give the account a notice, and have it mailed as the account asked;
-    ``challenge_id`` is the challenge it offers. None when no notice is given: the
-    account has had ``OFFERS_PER_HOUR`` challenges' notices within the hour already."""
+    """Give the account a notice, and have it mailed as the account asked; ``sender``
+    is the account whose doing it is, ``challenge_id`` the challenge it offers. None
+    when no notice is given: the account blocked the sender, or has had
+    ``OFFERS_PER_HOUR`` challenges' notices within the hour already."""
+    if blocks(user_id, sender):
+        return None
     if challenge_id is not None and _offers_this_hour(user_id) >= OFFERS_PER_HOUR:
         return None
     text = " ".join(text.split())  # one line: it may become a mail's subject
