@@ -7,3 +7,6 @@ class ChatConfig(AppConfig):
 
     name = "chat"
     verbose_name = "Chat"
+
+    def ready(self) -> None:
+        from chat import receivers  # noqa: F401  (connects the receivers)

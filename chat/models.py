@@ -9,6 +9,9 @@ from django.db import models
 from game.models import Game
 
 SIDES = [("dark", "Dark"), ("light", "Light")]
+# The name a message keeps once its account is deleted (chat.receivers): the username
+# is free to take again, and must not be shown beside another's words.
+DELETED_NAME = "deleted player"
 
 
 class Message(models.Model):
@@ -22,7 +25,8 @@ class Message(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="messages")
     room = models.CharField(max_length=8, choices=Room.choices)
     color = models.CharField(max_length=5, choices=SIDES, blank=True)
-    # The account that wrote it; the message stays (with its name) if the account goes.
+    # The account that wrote it; the message stays if the account goes, named
+    # ``DELETED_NAME`` from then on.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -31,7 +35,7 @@ class Message(models.Model):
         related_name="chat_messages",
     )
     # The name shown, as it was when the message was sent: the username, "Ann (guest)",
-    # or "Guest"/"Watcher".
+    # or "Guest"/"Watcher"; "deleted player" once the account is gone.
     name = models.CharField(max_length=160)
     text = models.CharField(max_length=200)
     quick = models.BooleanField(default=False)

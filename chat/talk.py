@@ -8,7 +8,9 @@ with words for the sender, and changes nothing.
 
 Players talk in the players' room; anyone else watching talks in the watchers'
 room, which the players never see, when the site allows it (``WATCHER_CHAT``).
-Free text is for accounts; guests have the quick messages.
+Free text is for accounts; guests have the quick messages. A player blocked by the
+opponent (``players.models.Block``) cannot write in the players' room of their games,
+and the blocker does not see what they wrote before.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from django.utils import timezone
 from chat.models import Message, Mute
 from game import play
 from game.models import Game
+from players.models import Block, blocks
 
 QUICK = ("Good luck", "Well played", "Thanks", "Rematch?")
 MAX_LENGTH = 200
@@ -30,6 +33,9 @@ MAX_LENGTH = 200
 SHOWN = 100
 # Bidirectional overrides make a message read otherwise than it was written.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Accents a letter may carry, one on another: Vietnamese stacks two (ệ written apart),
+# no language more, and a tower of 200 spills over the lines around it.
+MAX_MARKS = 2
 
 PLAYERS = Message.Room.PLAYERS
 WATCHERS = Message.Room.WATCHERS
@@ -67,6 +73,8 @@ def say(
         game = _chat_game(public_id)
         seated = play.seated_colors(game, tokens)
         room, color = _room_of(game, seated)
+        if room == PLAYERS and user is not None:
+            _not_blocked(game, color, user)
         words = _words(text, quick, user)
         Message.objects.create(
             game=game,
@@ -115,9 +123,12 @@ def report(message_id: int, public_id: str, tokens: play.Tokens) -> Game:
 
 def clean(text: str) -> str:
     """The words of a message: line breaks and runs of spaces made one space, the ends
-    trimmed. Raises ``PlayError`` for an empty or too long message, or one holding
-    control characters."""
-    words = " ".join(text.split())
+    trimmed, accents composed with their letters (NFC). Raises ``PlayError`` for an
+    empty or too long message, one holding control or invisible format characters, or
+    more than ``MAX_MARKS`` accents stacked on one letter."""
+    # Composed first (an accent and its letter as one character, where Unicode has it),
+    # so a message is measured as it reads.
+    words = unicodedata.normalize("NFC", " ".join(text.split()))
     if not words:
         raise play.PlayError("write something first")
     if len(words) > MAX_LENGTH:
@@ -126,7 +137,27 @@ def clean(text: str) -> str:
         )
     if any(unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS for c in words):
         raise play.PlayError("a message cannot hold control characters")
+    # Format characters (zero-width spaces and joiners, direction marks, the BOM) show
+    # nothing: they make two messages look the same, or one word pass for another.
+    if any(unicodedata.category(c) == "Cf" for c in words):
+        raise play.PlayError(
+            "a message cannot hold invisible characters (zero-width spaces or joiners, "
+            "direction marks)"
+        )
+    if (stacked := _most_marks(words)) > MAX_MARKS:
+        raise play.PlayError(
+            f"a letter carries at most {MAX_MARKS} accents: this message stacks {stacked} on one"
+        )
     return words
+
+
+def _most_marks(text: str) -> int:
+    """The most combining marks (accents and the like) in a row after one character."""
+    most = run = 0
+    for char in text:
+        run = run + 1 if unicodedata.category(char).startswith("M") else 0
+        most = max(most, run)
+    return most
 
 
 def _words(text: str, quick: str, user) -> str:
@@ -164,6 +195,15 @@ def _room_of(game: Game, seated: set[str]) -> tuple[str, str]:
     if game.is_over:
         raise ChatClosed("the game is over: its watchers' chat is closed")
     return WATCHERS, ""
+
+
+def _not_blocked(game: Game, color: str, user) -> None:
+    """Raise ``ChatClosed`` if the opponent of ``color`` blocked ``user``: a blocked
+    player says nothing more to the blocker, so neither the blocker nor anyone reading
+    the players' room afterwards sees a word of theirs the blocker could not answer."""
+    opponent = game.seat(_opponent(color))
+    if opponent is not None and blocks(opponent.user_id, user.pk):
+        raise ChatClosed(f"{opponent.user.get_username()} is not taking messages from you")
 
 
 def _player(game: Game, tokens: play.Tokens) -> str:
@@ -247,10 +287,13 @@ def box(game: Game, seated: frozenset[str], user=None, *, reviewing: bool = Fals
 
 
 def _lines(game: Game, room: str, player: str, user, muted: bool) -> tuple[Line, ...]:
-    """The room's newest messages, oldest first; the opponent's left out if muted."""
+    """The room's newest messages, oldest first; the opponent's left out if muted, and
+    those of accounts the viewer blocked (in the same query)."""
     messages = Message.objects.filter(game=game, room=room)
     if muted:
         messages = messages.exclude(color=_opponent(player))
+    if user is not None:
+        messages = messages.exclude(user__in=Block.objects.filter(blocker=user).values("blocked"))
     fields = ("id", "name", "text", "color", "quick", "user_id", "reported_at")
     newest = list(messages.order_by("-id").values_list(*fields)[:SHOWN])
     user_id = user.pk if user is not None else None

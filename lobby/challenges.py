@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -27,7 +28,7 @@ from game.options import Options
 from game.registry import kind_of
 from lobby import signals
 from lobby.models import Challenge
-from players.models import Rating
+from players.models import Block, Rating, blocks
 
 LOBBY = "lobby"
 DEFAULT_RATING = 1000.0
@@ -52,6 +53,23 @@ class NoSuchChallenge(ChallengeError):
     status = 404
 
 
+class NotFromYou(ChallengeError):
+    """The player asked blocked the one asking: said so in no more words than that."""
+
+    status = 403
+
+
+class TooManyToOne(ChallengeError):
+    status = 429
+
+
+# One account posting and cancelling challenges to one player sent them 30 mails in
+# 2 s. A few an hour is room enough to change one's mind about the terms; past it the
+# challenge is refused, and its poster told why, rather than posted unannounced: the
+# player would then find challenges in the lobby they were never told of.
+CHALLENGES_TO_ONE = 5
+
+
 @dataclass(frozen=True)
 class Who:
     """Whoever acts: an account, or a guest known by the key of "My games"; ``posted``,
@@ -67,6 +85,15 @@ class Who:
     @property
     def is_account(self) -> bool:
         return self.user is not None
+
+    @cached_property
+    def blocked_by(self) -> frozenset[int]:
+        """The accounts that blocked this one, read once however many challenges ask."""
+        if not self.is_account:
+            return frozenset()
+        return frozenset(
+            Block.objects.filter(blocked=self.user).values_list("blocker_id", flat=True)
+        )
 
 
 def address_key(client: str) -> str:
@@ -117,6 +144,8 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
         raise ChallengeError("log in or sign up to challenge a player by name")
     if to_user is not None and who.user.pk == to_user.pk:
         raise ChallengeError("you cannot challenge yourself")
+    if to_user is not None and blocks(to_user.pk, who.user.pk):
+        raise NotFromYou(f"{to_user.username} is not taking challenges from you")
     if (terms.rating_min is not None or terms.rating_max is not None) and not terms.rated:
         raise ChallengeError("a rating range is for rated challenges")
     if terms.speed == Game.Speed.LIVE and terms.initial <= 0:
@@ -139,6 +168,8 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
                     f"guests from your address have {limit} open challenges already: "
                     "wait for one to be taken, or log in to post yours"
                 )
+        if to_user is not None:
+            _not_too_many_to(who.user, to_user)
         kind = kind_of(terms.rules)
         challenge = Challenge(
             kind=kind.name,
@@ -166,6 +197,19 @@ def create(who: Who, terms: Terms, to_user: Any = None) -> tuple[Challenge, str]
         challenge.save()
         transaction.on_commit(lambda: signals.challenge_made.send(Challenge, challenge=challenge))
     return challenge, token
+
+
+def _not_too_many_to(creator: Any, to_user: Any) -> None:
+    """Raise ``TooManyToOne`` once ``creator`` challenged ``to_user`` ``CHALLENGES_TO_ONE``
+    times within the hour, however each challenge ended. Counted on the challenges'
+    own rows, under the creator's lock: the count holds across every server process."""
+    since = timezone.now() - timedelta(hours=1)
+    recent = Challenge.objects.filter(creator=creator, to_user=to_user, created__gte=since)
+    if recent.count() >= CHALLENGES_TO_ONE:
+        raise TooManyToOne(
+            f"you have challenged {to_user.username} {CHALLENGES_TO_ONE} times in the last "
+            "hour: wait for an answer, or try again later"
+        )
 
 
 def _open(public_id: str) -> Challenge:
@@ -198,6 +242,10 @@ def refusal(challenge: Challenge, who: Who) -> str:
         not who.is_account or who.user.pk != challenge.to_user_id
     ):
         return "this challenge is for another player"
+    # A blocker's open challenges are not for the players they blocked; one they made to
+    # such a player by name, they chose to make.
+    if challenge.to_user_id is None and challenge.creator_id in who.blocked_by:
+        return f"{challenge.creator.username} is not taking challenges from you"
     if challenge.rated and not who.is_account:
         return "a rated game is between accounts: log in or sign up to accept it"
     if challenge.rating_min is not None or challenge.rating_max is not None:
@@ -255,10 +303,29 @@ def cancel(public_id: str, who: Who) -> Challenge:
         challenge = _open(public_id)
         if challenge.owner != who.owner:
             raise play.NotSeated("only the player who posted this challenge can cancel it")
-        challenge.status = Challenge.Status.CANCELLED
-        _changed(challenge, challenge.creator, challenge.to_user)
-        challenge.save(update_fields=["status", "revision", "updated"])
+        _cancelled(challenge, Challenge.Status.CANCELLED)
     return challenge
+
+
+def _cancelled(challenge: Challenge, status: str) -> None:
+    """Close ``challenge`` unanswered (``status``: cancelled or withdrawn), in the
+    current transaction; its notice goes once that commits."""
+    challenge.status = status
+    _changed(challenge, challenge.creator, challenge.to_user)
+    challenge.save(update_fields=["status", "revision", "updated"])
+    transaction.on_commit(lambda: signals.challenge_cancelled.send(Challenge, challenge=challenge))
+
+
+def withdraw_blocked(blocker: Any, blocked: Any) -> int:
+    """Withdraw the open challenges ``blocked`` made to ``blocker``, who has just
+    blocked them; how many. Part of the caller's transaction."""
+    found = Challenge.objects.select_for_update().filter(
+        creator=blocked, to_user=blocker, status=Challenge.Status.OPEN
+    )
+    withdrawn = list(found.select_related("creator", "to_user"))
+    for challenge in withdrawn:
+        _cancelled(challenge, Challenge.Status.WITHDRAWN)
+    return len(withdrawn)
 
 
 def decline(public_id: str, who: Who) -> Challenge:
@@ -312,9 +379,7 @@ def withdraw_if_gone(public_id: str) -> timedelta | None:
         gone = gone_after(challenge.speed)
         if now - last < gone:
             return last + gone - now + timedelta(seconds=1)
-        challenge.status = Challenge.Status.WITHDRAWN
-        _changed(challenge)
-        challenge.save(update_fields=["status", "revision", "updated"])
+        _cancelled(challenge, Challenge.Status.WITHDRAWN)
     return None
 
 

@@ -1,6 +1,7 @@
 """Challenges: an offer of a game, open to anyone in the lobby or to one named player,
 until someone accepts it (and a game starts), its creator cancels it, the named
-player declines it, or it is withdrawn (a guest's challenge whose guest has gone)."""
+player declines it, or it is withdrawn (a guest's challenge whose guest has gone, or
+one to a player who blocked its creator)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ class Challenge(models.Model):
         ACCEPTED = "accepted", "Accepted"
         CANCELLED = "cancelled", "Cancelled"
         DECLINED = "declined", "Declined"
-        # A guest's challenge whose guest had gone: a minute for a live one, a day else.
+        # A guest's challenge whose guest had gone (a minute for a live one, a day
+        # else), or a challenge to a player who blocked its creator since.
         WITHDRAWN = "withdrawn", "Withdrawn"
 
     class Color(models.TextChoices):

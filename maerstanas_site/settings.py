@@ -258,6 +258,12 @@ ACCOUNT_ADAPTER = "players.adapter.AccountAdapter"
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_USERNAME_VALIDATORS = "players.names.VALIDATORS"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+# A password reset mails the address given, whoever asks: at most 3 requests an hour
+# for one address, and 10 an hour from one client (allauth counts them in the default
+# cache, answering 429 past them; players.adapter bounds the mail itself again, in the
+# database). allauth's defaults, 5 a minute for an address and 20 from a client, let
+# one client send an address some 300 mails an hour.
+ACCOUNT_RATE_LIMITS = {"reset_password": "10/h/ip,3/h/key"}
 LOGIN_REDIRECT_URL = "/games/"
 LOGIN_URL = "/accounts/login/"
 AUTH_PASSWORD_VALIDATORS = [

@@ -35,6 +35,15 @@ class Notification(models.Model):
         on_delete=models.CASCADE,
         related_name="notifications",
     )
+    # The challenge a "challenge from…" notice offers: it goes with it, and once the
+    # challenge is no longer open (cancelled, declined, taken) it is not mailed.
+    challenge = models.ForeignKey(
+        "lobby.Challenge",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     read_at = models.DateTimeField(null=True, blank=True)
     mailed_at = models.DateTimeField(null=True, blank=True)

@@ -1,6 +1,9 @@
 """Who is told of what: the games' signals (``game.hooks``) and the lobby's
 (``lobby.signals``) become notices for the accounts they concern. Guests have no
-inbox, and the computer none either: only a seat held by an account is told."""
+inbox, and the computer none either: only a seat held by an account is told. A notice
+of what another account did (a challenge, its answer, a takeback asked) names that
+account as its sender, and one who blocked it is not told (``notify``); a game's own
+news (the turn, the end) is told whoever the opponent is, as blocking ends no game."""
 
 from __future__ import annotations
 
@@ -81,9 +84,10 @@ def _game_waits(game: Game, waits: Waits) -> None:
         text = f"Your turn against {seat_name(game.seat(waits.turn.opponent))}: {left}"
         notify(waits.to_move, Kind.YOUR_TURN, text, game_url(game), game)
     if waits.asked is not None and not _told(waits.asked, game, Kind.TAKEBACK, waits.since):
-        asker = seat_name(game.seat(waits.asker))
-        text = f"Takeback request from {asker}: answer it on the game's page"
-        notify(waits.asked, Kind.TAKEBACK, text, game_url(game), game)
+        seat = game.seat(waits.asker)
+        text = f"Takeback request from {seat_name(seat)}: answer it on the game's page"
+        sender = seat.user_id if seat is not None else None
+        notify(waits.asked, Kind.TAKEBACK, text, game_url(game), game, sender=sender)
 
 
 def _told(user_id: int, game: Game, kind: str, since: datetime) -> bool:
@@ -138,7 +142,21 @@ def _challenge_made(sender: object, challenge: Any, **kwargs: object) -> None:
     if to_user is None:  # open to the lobby: nobody in particular is told
         return
     text = f"Challenge from {_creator_name(challenge)}: {challenge}"
-    notify(to_user.pk, Kind.CHALLENGE, text, lobby_url(challenge))
+    notify(
+        to_user.pk,
+        Kind.CHALLENGE,
+        text,
+        lobby_url(challenge),
+        sender=getattr(challenge, "creator_id", None),
+        challenge_id=getattr(challenge, "pk", None),
+    )
+
+
+@receiver(lobby.challenge_cancelled, dispatch_uid="notifications.challenge_cancelled")
+def _challenge_cancelled(sender: object, challenge: Any, **kwargs: object) -> None:
+    # The offer is gone: so is its notice, read or not, and the mail the worker has not
+    # sent yet finds none (or, racing this, finds the challenge closed).
+    Notification.objects.filter(challenge_id=challenge.pk).delete()
 
 
 @receiver(lobby.challenge_accepted, dispatch_uid="notifications.challenge_accepted")
@@ -151,7 +169,8 @@ def _challenge_accepted(sender: object, challenge: Any, game: Game, **kwargs: ob
     )
     who = seat_name(opponent) if opponent is not None else "your opponent"
     text = f"Challenge accepted by {who}: {challenge}"
-    notify(creator.pk, Kind.ACCEPTED, text, game_url(game), game)
+    accepter = opponent.user_id if opponent is not None else None
+    notify(creator.pk, Kind.ACCEPTED, text, game_url(game), game, sender=accepter)
 
 
 @receiver(lobby.challenge_declined, dispatch_uid="notifications.challenge_declined")
@@ -162,4 +181,5 @@ def _challenge_declined(sender: object, challenge: Any, **kwargs: object) -> Non
     to_user = getattr(challenge, "to_user", None)
     who = to_user.username if to_user is not None else "your opponent"
     text = f"Challenge declined by {who}: {challenge}"
-    notify(creator.pk, Kind.CHALLENGE, text, lobby_url(challenge))
+    decliner = to_user.pk if to_user is not None else None
+    notify(creator.pk, Kind.CHALLENGE, text, lobby_url(challenge), sender=decliner)

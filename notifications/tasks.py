@@ -5,7 +5,13 @@ How a notice is mailed is the account's choice (``Preference``): not at all, one
 mail each (``send_notification``), or one digest a day of what it has not read
 (``send_digest``, enqueued for a day after the first notice that finds none due).
 Whatever the choice, a player with mail on gets a reminder when less than a day is
-left to move in a correspondence game (``remind``)."""
+left to move in a correspondence game (``remind``).
+
+What one player can make another receive is bounded, in the database, so it holds
+across every server and worker process: no notice at all from an account the player
+blocked, at most ``OFFERS_PER_HOUR`` notices of challenges an hour (more challenges
+still stand in the lobby's "Challenges to you"), and at most ``MAILS_PER_HOUR`` mails
+an hour whoever causes them (the rest wait on the site, unmailed)."""
 
 from __future__ import annotations
 
@@ -16,14 +22,17 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django_tasks import task
 
-from game import clocks
+from game import clocks, limits
 from game.grid import Color
 from game.models import Game
+from lobby.models import Challenge
 from notifications.models import Notification, Preference, email_choice
 from notifications.turns import seat_name, time_left
+from players.models import blocks
 
 DIGEST_EVERY = timedelta(days=1)
 # A reminder goes a day before the deadline, or 6 hours before it when the whole
@@ -32,16 +41,48 @@ REMIND_BEFORE = timedelta(days=1)
 REMIND_BEFORE_SHORT = timedelta(hours=6)
 # A digest lists this many notices; the rest are on the site.
 DIGEST_LINES = 100
+# One player posting and cancelling challenges to another sent them 30 mails in 2 s.
+# The lobby lets one account challenge one player a few times an hour
+# (lobby.challenges.CHALLENGES_TO_ONE); many accounts together still make no more than
+# this many notices of challenges an hour for one player, and nothing at all makes
+# more than this many mails an hour for one account.
+OFFERS_PER_HOUR = 20
+MAILS_PER_HOUR = 10
+MAILS = limits.Limit("mail", requests=MAILS_PER_HOUR, seconds=3600)
 
 
-def notify(user_id: int, kind: str, text: str, url: str, game: Game | None = None) -> Notification:
-    """Give the account a notice, and have it mailed as the account asked."""
+def notify(
+    user_id: int,
+    kind: str,
+    text: str,
+    url: str,
+    game: Game | None = None,
+    *,
+    sender: int | None = None,
+    challenge_id: int | None = None,
+) -> Notification | None:
+    """Give the account a notice, and have it mailed as the account asked; ``sender``
+    is the account whose doing it is, ``challenge_id`` the challenge it offers. None
+    when no notice is given: the account blocked the sender, or has had
+    ``OFFERS_PER_HOUR`` challenges' notices within the hour already."""
+    if blocks(user_id, sender):
+        return None
+    if challenge_id is not None and _offers_this_hour(user_id) >= OFFERS_PER_HOUR:
+        return None
     text = " ".join(text.split())  # one line: it may become a mail's subject
     notification = Notification.objects.create(
-        user_id=user_id, kind=kind, text=text[:200], url=url, game=game
+        user_id=user_id, kind=kind, text=text[:200], url=url, game=game, challenge_id=challenge_id
     )
     _arrange_mail(notification)
     return notification
+
+
+def _offers_this_hour(user_id: int) -> int:
+    since = timezone.now() - timedelta(hours=1)
+    offers = Notification.objects.filter(
+        user_id=user_id, challenge__isnull=False, created__gte=since
+    )
+    return offers.count()
 
 
 def _arrange_mail(notification: Notification) -> None:
@@ -67,8 +108,13 @@ def site_url(path: str) -> str:
 
 
 def _mail(user: Any, subject: str, body: str) -> bool:
-    """Send ``body`` to the account's address; False if it has none."""
+    """Send ``body`` to the account's address; False if it has none, or has had
+    ``MAILS_PER_HOUR`` mails this hour (what is not mailed stays on the site)."""
     if not user.email:
+        return False
+    try:
+        limits.count(MAILS, f"user:{user.pk}")
+    except limits.Exceeded:
         return False
     footer = (
         "You get this e-mail because you asked for it. To change that, or to see all "
@@ -85,14 +131,17 @@ def _mail(user: Any, subject: str, body: str) -> bool:
 
 @task()
 def send_notification(notification_id: int) -> bool:
-    """Mail one notice, unless it was mailed already or its account turned mail off
-    since; whether it was sent."""
+    """Mail one notice, unless it was mailed already, its account turned mail off
+    since, or it offers a challenge no longer open (cancelled before the worker came to
+    it: a notice deleted with it is not found at all); whether it was sent."""
     notification = (
-        Notification.objects.select_related("user")
+        Notification.objects.select_related("user", "challenge")
         .filter(pk=notification_id, mailed_at=None)
         .first()
     )
     if notification is None or email_choice(notification.user_id) == Preference.Email.OFF:
+        return False
+    if notification.challenge is not None and not notification.challenge.is_open:
         return False
     body = f"{notification.text}\n\n{site_url(notification.url)}"
     if not _mail(notification.user, notification.text, body):
@@ -112,11 +161,10 @@ def send_digest(user_id: int) -> int:
     Preference.objects.filter(pk=preference.pk).update(digest_due=None)
     if preference.email != Preference.Email.DAILY:
         return 0
-    pending = list(
-        Notification.objects.filter(user_id=user_id, mailed_at=None, read_at=None).order_by(
-            "created", "pk"
-        )
-    )
+    waiting = Notification.objects.filter(user_id=user_id, mailed_at=None, read_at=None)
+    # Offers of challenges no longer open are past news.
+    waiting = waiting.filter(Q(challenge=None) | Q(challenge__status=Challenge.Status.OPEN))
+    pending = list(waiting.order_by("created", "pk"))
     if not pending or not _mail(preference.user, _digest_subject(pending), _digest(pending)):
         return 0
     mailed = [notification.pk for notification in pending]
@@ -160,14 +208,14 @@ def remind(public_id: str, deadline_iso: str) -> bool:
     opponent = seat_name(game.seat(Color(seat.color).opponent))
     text = f"Your turn against {opponent}: {left}"
     url = f"/g/{game.public_id}/"
-    _mail(user, text, f"{text} to move, or the game is lost on time.\n\n{site_url(url)}")
+    mailed = _mail(user, text, f"{text} to move, or the game is lost on time.\n\n{site_url(url)}")
     Notification.objects.create(
         user=user,
         kind=Notification.Kind.YOUR_TURN,
         text=text,
         url=url,
         game=game,
-        mailed_at=timezone.now(),
+        mailed_at=timezone.now() if mailed else None,
     )
     return True
 

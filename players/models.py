@@ -111,3 +111,35 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.name}"
+
+
+class Block(models.Model):
+    """``blocker`` wants nothing more from ``blocked``: no challenge, no chat in their
+    games, no notice (players.blocks says what it does). Games going on go on."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+def blocks(blocker_id: int | None, blocked_id: int | None) -> bool:
+    """Whether the account ``blocker_id`` blocked ``blocked_id`` (False for a guest)."""
+    if blocker_id is None or blocked_id is None:
+        return False
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()

@@ -17,5 +17,6 @@ USERNAME = r"(?P<username>[^/]{1,150})"
 urlpatterns = [
     path("players/", views.leaderboard, name="leaderboard"),
     re_path(rf"^players/{USERNAME}/\Z", views.profile, name="player"),
+    re_path(rf"^players/{USERNAME}/block\Z", views.block, name="player-block"),
     re_path(rf"^api/players/{USERNAME}\Z", views.player_json, name="api-player"),
 ]

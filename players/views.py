@@ -14,15 +14,26 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import seats
 from game.models import BrowserGame, Game, hash_token
 from game.ratings import START
 from game.registry import DEFAULT, family_title
+from game.views.common import SeeOther
+from players import blocking
 from players.graph import rating_graph
-from players.models import Account, ApiToken, Rating, RatingChange, new_api_token
+from players.models import (
+    Account,
+    ApiToken,
+    Block,
+    Rating,
+    RatingChange,
+    blocks,
+    new_api_token,
+)
 from players.names import GUEST_NAME, is_reserved
 
 
@@ -47,8 +58,10 @@ class DeleteAccountForm(forms.Form):
 @login_required
 @require_safe
 def settings(request: HttpRequest) -> HttpResponse:
-    """The account's settings: its password, its e-mail addresses, deleting it."""
-    return render(request, "players/settings.html")
+    """The account's settings: its password, its e-mail addresses, the players it
+    blocked, deleting it."""
+    blocked = Block.objects.filter(blocker=request.user).select_related("blocked")
+    return render(request, "players/settings.html", {"blocks": blocked})
 
 
 @login_required
@@ -179,8 +192,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         .prefetch_related("seats")
         .order_by("-updated")[:RECENT_GAMES]
     )
+    viewer = request.user if request.user.is_authenticated else None
     context = {
         "player": user,
+        "blocked": viewer is not None and blocks(viewer.pk, user.pk),
         "profile": Profile.of(user, family.slug),
         "family": family,
         "families": _families(),
@@ -188,6 +203,33 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "finished": [game for game in games if game.is_over],
     }
     return render(request, "players/profile.html", context)
+
+
+@login_required
+@require_POST
+def block(request: HttpRequest, username: str) -> HttpResponse:
+    """Block the player (``on=1``) or lift the block (``on=0``), and back to their page."""
+    other = _player(username)
+    on = request.POST.get("on", "")
+    if on not in ("1", "0"):
+        return HttpResponse(
+            f"{on[:20]!r} is not an answer: on is 1 (block) or 0 (unblock).",
+            status=400,
+            content_type="text/plain",
+        )
+    try:
+        blocking.set_block(request.user, other, on == "1")
+    except blocking.BlockError as refusal:
+        return HttpResponse(f"{str(refusal).capitalize()}.", status=400, content_type="text/plain")
+    if on == "1":
+        messages.success(
+            request,
+            f"You blocked {other.username}: they cannot challenge you, write to you in chat "
+            "or send you notifications. Games going on go on.",
+        )
+    else:
+        messages.success(request, f"You unblocked {other.username}.")
+    return SeeOther(reverse("player", args=[other.username]))
 
 
 @require_safe

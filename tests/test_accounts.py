@@ -8,6 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.cache import cache
 from django.test import Client
 
 from game.models import BrowserGame, Game, Seat, account_token
@@ -309,3 +310,42 @@ def test_the_database_refuses_a_second_name_differing_only_in_case():
     with pytest.raises(IntegrityError), transaction.atomic():
         get_user_model().objects.create_user("aNN", password=PASSWORD)
     assert get_user_model().objects.count() == 1
+
+
+# Password resets: mail to anyone's address ------------------------------------------------
+
+
+def ask_reset(address: str, ip: str = "203.0.113.9"):
+    return Client(REMOTE_ADDR=ip).post("/accounts/password/reset/", {"email": address})
+
+
+def test_one_address_gets_three_reset_mails_an_hour_however_it_is_asked(client):
+    sign_up(client, "Eadgyth", email="eadgyth@example.org")
+    mail.outbox.clear()
+    answers = [ask_reset("Eadgyth@Example.org", f"198.51.100.{n}").status_code for n in range(10)]
+    assert answers == [302] * 3 + [429] * 7  # from ten addresses, in any case
+    assert [sent.to for sent in mail.outbox] == [["eadgyth@example.org"]] * 3
+
+
+def test_one_client_asks_for_ten_resets_an_hour_whatever_the_addresses(client):
+    answers = [ask_reset(f"nobody{n}@example.org").status_code for n in range(12)]
+    assert answers == [302] * 10 + [429] * 2
+    # An address with no account is mailed to say so: those count too.
+    assert len(mail.outbox) == 10
+    assert ask_reset("nobody11@example.org", "198.51.100.1").status_code == 302
+
+
+def test_the_mail_stays_bounded_when_another_process_counted_the_requests(client):
+    """allauth counts requests in the default cache, each process's own until the cache
+    is shared: a process that never saw the earlier requests still sends no more than
+    five mails an hour to one address, counted in the database."""
+    sign_up(client, "Eadgyth", email="eadgyth@example.org")
+    (verification,) = mail.outbox
+    mail.outbox.clear()
+    answers = []
+    for n in range(8):
+        cache.clear()  # as if each request reached a fresh process
+        answers.append(ask_reset("eadgyth@example.org", f"198.51.100.{n}").status_code)
+    assert answers == [302] * 8  # the page says the same, whatever the address
+    # The address's verification, mailed as it signed up, was the first of its five.
+    assert len(mail.outbox) == 4

@@ -318,6 +318,35 @@ def test_only_the_named_player_declines_or_accepts_a_challenge_to_them():
 
 
 @pytest.mark.django_db
+def test_a_challenge_to_a_player_who_blocked_its_poster_is_refused_with_a_403():
+    ann_page, ann = programmer("Ann")
+    _, bea = programmer("Bea")
+    assert ann_page.post("/players/Bea/block", {"on": "1"}).status_code == 303
+    refused = call("POST", "/api/challenges", bea, {**LIVE_5_3, "to": "ann"})
+    assert refused.status_code == 403
+    assert refused.json() == {"error": "Ann is not taking challenges from you"}
+    assert post_challenge(ann, to="Bea")["to"] == "Bea"  # the blocker still may
+    open_one = post_challenge(ann)
+    refused = call("POST", f"/api/challenges/{open_one['id']}/accept", bea)
+    assert refused.status_code == 400
+    assert refused.json() == {"error": "Ann is not taking challenges from you"}
+    assert Challenge.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_one_account_challenges_one_player_five_times_an_hour_by_the_api():
+    _, ann = programmer("Ann")
+    _, bea = programmer("Bea")
+    for _ in range(5):
+        made = post_challenge(ann, to="Bea")
+        assert call("DELETE", f"/api/challenges/{made['id']}", ann).status_code == 200
+    refused = call("POST", "/api/challenges", ann, {**LIVE_5_3, "to": "Bea"})
+    assert refused.status_code == 429
+    assert "challenged Bea 5 times in the last hour" in refused.json()["error"]
+    assert post_challenge(bea, to="Ann")["to"] == "Ann"  # the other way is another pair
+
+
+@pytest.mark.django_db
 def test_a_bot_account_accepts_a_persons_rated_challenge_and_the_game_is_rated():
     ann = account("Ann")
     posted = ann.post(

@@ -15,7 +15,7 @@ from chat.admin import MessageAdmin
 from chat.models import Message, Mute
 from game import play
 from game.models import Game
-from tests.support.accounts import account
+from tests.support.accounts import PASSWORD, account
 
 pytestmark = pytest.mark.django_db
 
@@ -148,6 +148,38 @@ def test_a_message_too_long_empty_or_with_control_characters_is_refused(players,
     assert refused.status_code == 200
     assert why in error_of(refused.content.decode())
     assert not Message.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    ["\u200b", "\u200c", "\u200d", "\ufeff", "\u200e", "\u2060", "\u00ad", "\U000e0041"],
+)
+def test_a_message_with_an_invisible_format_character_is_refused(players, hidden):
+    ann, bob, game = players
+    refused = say(ann, game, text=f"well{hidden} played")
+    assert refused.status_code == 200
+    assert "invisible characters" in error_of(refused.content.decode())
+    assert not Message.objects.exists()
+    assert "well" not in chat_section(page(bob, game))
+
+
+def test_a_tower_of_combining_marks_is_refused(players):
+    ann, _, game = players
+    for tower in ("Z" + "\u0336" * 150, "q\u0301\u0308\u0304"):
+        refused = say(ann, game, text=f"hello {tower}")
+        assert refused.status_code == 200
+        stacked = len(tower) - 1
+        assert f"at most 2 accents: this message stacks {stacked} on one" in error_of(
+            refused.content.decode()
+        )
+    assert not Message.objects.exists()
+
+
+def test_accents_are_kept_composed_and_two_on_a_letter_are_allowed(players):
+    ann, _, game = players
+    say(ann, game, text="Vie\u0323\u0302t cafe\u0301 q\u0301\u0308")
+    (message,) = Message.objects.all()
+    assert message.text == "Vi\u1ec7t caf\u00e9 q\u0301\u0308"
 
 
 def test_200_characters_are_allowed_and_line_breaks_become_spaces(players):
@@ -384,3 +416,43 @@ def test_messages_go_with_their_game(players):
     say(bob, game, text="bye")
     Game.objects.filter(pk=game.pk).delete()
     assert not Message.objects.exists()
+
+
+def names_in(box: str) -> list[str]:
+    return re.findall(r'<span class="chat__name">([^<]*)</span>', box)
+
+
+def test_a_deleted_accounts_messages_are_a_deleted_players_and_its_name_never_shows_again(
+    players,
+):
+    ann, bob, game = players
+    say(ann, game, text="my words")
+    say(bob, game, text="bob's words")
+    say(Client(), game, quick="Good luck")  # a nameless watcher's
+    deleted = ann.post("/accounts/delete/", {"password": PASSWORD})
+    assert deleted.status_code == 302
+    assert bob.post(f"/g/{game.public_id}/resign").status_code == 303
+
+    # Someone else takes the name, and plays bob too.
+    again = account("ann")
+    box = chat_section(page(again, game))
+    assert names_in(box) == ["deleted player", "bob"]
+    assert "my words" in box and "chat__line--mine" not in box
+    second = friend_game(again, bob)
+    say(again, second, text="a new player's words")
+    assert names_in(chat_section(page(bob, second))) == ["ann"]
+    assert names_in(chat_section(page(Client(), game))) == ["deleted player", "bob"]
+    watchers = Message.objects.get(room="watchers")
+    assert watchers.name == "Watcher" and watchers.user is None
+
+
+def test_a_deleted_accounts_messages_are_renamed_whichever_way_it_goes(players):
+    ann, bob, game = players
+    say(ann, game, text="mine")
+    say(bob, game, text="bob's")
+    get_user_model().objects.filter(username="ann").delete()  # as the admin deletes it
+    assert dict(Message.objects.values_list("text", "name")) == {
+        "mine": "deleted player",
+        "bob's": "bob",
+    }
+    assert str(Message.objects.get(text="mine")) == "deleted player: mine"

@@ -6,6 +6,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from game import play
+from game.engine import Rules
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("game", "0001_initial")]
@@ -141,4 +144,25 @@ def test_estimates_of_the_old_analysis_are_dropped_and_proven_values_kept():
     apps = migrate([("game", "0014_analyses_estimated_afresh")])
     kept = apps.get_model("game", "Analysis").objects.values_list("key", flat=True)
     assert sorted(kept) == ["asked for", "proven"]
+    migrate(latest())
+
+
+def test_messages_of_accounts_deleted_before_are_renamed_and_guests_kept():
+    game, _ = play.create_game("friend", Rules())
+    apps = migrate([("chat", "0001_initial")])
+    Message = apps.get_model("chat", "Message")
+    User = apps.get_model("auth", "User")
+    bob = User.objects.create(username="bob")
+    names = ["ann", "bob", "Wulf (guest)", "Guest", "Watcher"]
+    for name in names:
+        Message.objects.create(
+            game_id=game.pk,
+            room="players",
+            name=name,
+            text=name,
+            user=bob if name == "bob" else None,
+        )
+    apps = migrate([("chat", "0002_deleted_accounts_messages")])
+    renamed = apps.get_model("chat", "Message").objects.values_list("text", "name")
+    assert dict(renamed) == dict(zip(names, ["deleted player", *names[1:]], strict=True))
     migrate(latest())

@@ -23,7 +23,10 @@ from django_tasks_db.models import DBTaskResult
 from game import clocks, play
 from game.engine import Rules
 from game.models import BrowserGame, Game, account_token, hash_token
+from lobby import challenges
 from lobby import signals as lobby_signals
+from lobby.challenges import Who
+from lobby.models import Challenge as LobbyChallenge
 from notifications import tasks, turns
 from notifications.context_processors import unread
 from notifications.models import Notification, Preference
@@ -596,3 +599,105 @@ def test_the_count_is_not_asked_for_by_the_parts_htmx_redraws(act):
     assert response.status_code == 200 and b"<html" not in response.content
     assert Game.objects.get(pk=game.pk).ply == 1
     assert not [q for q in queries if "notifications_notification" in q["sql"]]
+
+
+# What one player can make another receive ---------------------------------------------------
+
+LIVE_1_0 = {"speed": "live", "minutes": "1", "increment": "0", "color": "dark"}
+LIVE_1_0 |= {"special_stones": "on", "scoring": "standard"}
+
+
+def run_queued_mail() -> list[bool]:
+    """What the worker does with the mails queued: whether it sent each."""
+    return [
+        tasks.send_notification.call(*task.args_kwargs["args"])
+        for task in queued(tasks.send_notification)
+    ]
+
+
+def test_posting_and_cancelling_challenges_to_one_player_mails_them_nothing_and_stops(
+    committed,
+):
+    """The attack: one account posted and cancelled a challenge to one player 30 times,
+    from two sessions; each sent the player a mail, and each notice stayed."""
+    ann, bob = person("Ann"), person("Bob")
+    wants_mail(bob, "each")
+    sessions = [logged_in(ann), logged_in(ann)]
+    answers = []
+    for n in range(30):
+        session = sessions[n % 2]
+        with committed():
+            answer = session.post("/players/bob/challenge", LIVE_1_0)
+        answers.append(answer.status_code)
+        if answer.status_code == 303:
+            posted = LobbyChallenge.objects.latest("pk")
+            with committed():
+                assert session.post(f"/lobby/{posted.public_id}/cancel").status_code == 303
+    assert answers == [303] * 5 + [429] * 25
+    assert "You have challenged Bob 5 times in the last hour" in answer.content.decode()
+    assert LobbyChallenge.objects.filter(status="cancelled").count() == 5
+    assert notices(bob) == []  # each went with its challenge
+    assert run_queued_mail() == [False] * 5
+    assert mail.outbox == []
+
+
+def test_an_offer_closed_before_the_worker_comes_to_it_is_not_mailed(committed):
+    ann, bob, cyn = person("Ann"), person("Bob"), person("Cyn")
+    wants_mail(bob, "each")
+    terms = challenges.Terms(rules=Rules(), speed="correspondence", days=3)
+    with committed():
+        declined, _ = challenges.create(Who(f"account:{ann.pk}", ann), terms, to_user=bob)
+        raced, _ = challenges.create(Who(f"account:{cyn.pk}", cyn), terms, to_user=bob)
+    assert [told.challenge for told in notices(bob)] == [declined, raced]
+    with committed():
+        challenges.decline(declined.public_id, Who(f"account:{bob.pk}", bob))
+    # Cancelled, its notice not yet gone: the worker reads the challenge as it mails.
+    LobbyChallenge.objects.filter(pk=raced.pk).update(status="cancelled")
+    assert run_queued_mail() == [False, False]
+    assert mail.outbox == []
+
+
+def test_a_digest_leaves_out_the_offers_no_longer_open(committed):
+    ann, bob, cyn = person("Ann"), person("Bob"), person("Cyn")
+    wants_mail(bob, "daily")
+    terms = challenges.Terms(rules=Rules(), speed="correspondence", days=3)
+    with committed():
+        standing, _ = challenges.create(Who(f"account:{ann.pk}", ann), terms, to_user=bob)
+        gone, _ = challenges.create(Who(f"account:{cyn.pk}", cyn), terms, to_user=bob)
+        challenges.decline(gone.public_id, Who(f"account:{bob.pk}", bob))
+    assert tasks.send_digest.call(bob.pk) == 1
+    (sent,) = mail.outbox
+    assert sent.subject.startswith("Mǽrstánas: Challenge from Ann")
+    assert f"/lobby/{standing.public_id}/" in sent.body and "Cyn" not in sent.body
+
+
+def test_many_accounts_challenging_one_player_make_twenty_notices_and_ten_mails(committed):
+    bob = person("Bob")
+    wants_mail(bob, "each")
+    terms = challenges.Terms(rules=Rules(), speed="correspondence", days=3)
+    senders = [get_user_model().objects.create(username=f"sybil{n}") for n in range(25)]
+    for sender in senders:
+        with committed():
+            challenges.create(Who(f"account:{sender.pk}", sender), terms, to_user=bob)
+    assert len(notices(bob, Kind.CHALLENGE)) == tasks.OFFERS_PER_HOUR == 20
+    # Every challenge still stands, in the player's lobby.
+    assert LobbyChallenge.objects.filter(to_user=bob, status="open").count() == 25
+    lobby_page = logged_in(bob).get("/lobby/").content.decode()
+    assert all(f"/lobby/{c.public_id}/decline" in lobby_page for c in LobbyChallenge.objects.all())
+    assert run_queued_mail() == [True] * 10 + [False] * 10
+    assert len(mail.outbox) == tasks.MAILS_PER_HOUR == 10
+    assert Notification.objects.filter(user=bob, mailed_at=None).count() == 10
+
+
+def test_no_account_is_mailed_more_than_ten_times_an_hour_whatever_tells_it(committed):
+    ann, bob = person("Ann"), person("Bob")
+    wants_mail(bob, "each")
+    with committed():
+        for n in range(12):
+            tasks.notify(bob.pk, Kind.ENDED, f"game {n} ended", f"/g/game{n}/")
+    assert run_queued_mail() == [True] * 10 + [False] * 2
+    assert [sent.subject for sent in mail.outbox][-1] == "Mǽrstánas: game 9 ended"
+    assert len(notices(bob)) == 12  # the rest wait on the site
+    with committed():
+        tasks.notify(ann.pk, Kind.ENDED, "ann's own", "/g/x/")
+    assert Notification.objects.filter(user=ann).count() == 1

@@ -1,0 +1,34 @@
+"""One player blocking another (``players.models.Block``): what it does at once.
+
+Blocked, a player can no longer challenge the blocker (``lobby.challenges``: refused,
+by the API too, and the blocker's open challenges are not theirs to accept), write to
+them in a game's chat (``chat.talk``: refused, and what they wrote before is hidden
+from the blocker), nor send them a notice or a mail (``notifications.tasks.notify``).
+Their open challenges to the blocker are withdrawn as the block is made. Games going
+on go on: a block ends no game, and the turn and the end are still told."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from lobby import challenges
+from players.models import Block
+
+
+class BlockError(ValueError):
+    """A block that cannot be: of oneself."""
+
+
+def set_block(blocker: Any, blocked: Any, on: bool) -> None:
+    """Block ``blocked`` for ``blocker`` (``on``), or lift the block; doing it twice
+    changes nothing more."""
+    if blocker.pk == blocked.pk:
+        raise BlockError("you cannot block yourself")
+    with transaction.atomic():
+        if not on:
+            Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+            return
+        Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+        challenges.withdraw_blocked(blocker, blocked)
