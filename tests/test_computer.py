@@ -333,7 +333,10 @@ def test_the_form_lists_every_level_and_refuses_a_missing_or_unknown_one(client)
         assert f'value="{level.id}"' in page and level.description in page
     for data, words in (
         ({"mode": "computer", "level": ""}, "Choose the computer&#x27;s level."),
-        ({"mode": "computer", "level": "nobody"}, "&#x27;nobody&#x27; is not a level: choose cild"),
+        (
+            {"mode": "computer", "level": "nobody"},
+            "&#x27;nobody&#x27; is not a level: choose one of Mǽrstánas&#x27;s levels: Cild, ",
+        ),
     ):
         reply = client.post("/", data | {"color": "dark", "scoring": "standard"})
         assert reply.status_code == 400

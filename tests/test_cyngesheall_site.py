@@ -73,10 +73,33 @@ def test_an_unknown_game_is_refused_by_the_form(client):
     assert not Game.objects.exists()
 
 
-def test_the_computer_game_takes_the_weakest_level_when_mastanas_level_is_untouched(client):
-    weakest = find_kind("maerstanas").players.levels[0].id
+def test_a_mastanas_level_for_a_cyngesheall_game_is_refused_in_a_players_words(client):
+    answer = client.post(
+        "/", {"game": "cyngesheall", "mode": "computer", "level": "ealdor", "color": "dark"}
+    )
+    assert answer.status_code == 400 and not Game.objects.exists()
+    text = html.unescape(answer.content.decode())
+    refusal = re.search(r'<p class="error" role="alert">([^<]*)</p>', text)[1]
+    assert refusal == (
+        "Ealdormann is a Mǽrstánas level: choose one of Cyngesheall's levels: "
+        "Byrele, Scop, Duguþ, Gesíþ or Cyning."
+    )
+    # Shown in Cyngesheall's levels, where the player chooses again; the game stays chosen.
+    levels = text.split('data-levels-of="cyngesheall"', 1)[1].split("</fieldset>", 1)[0]
+    assert refusal in levels
+    assert re.search(r'name="game" value="cyngesheall"[^>]*checked', text)
+
+
+def test_a_game_without_script_is_started_whatever_level_is_checked_when_nobody_plays_it(
+    client,
+):
+    # The page checks Mǽrstánas's weakest level at first, and sends it with any game.
+    game = new_game(client, level=find_kind("maerstanas").players.levels[0].id)
+    assert (game.kind, game.mode) == ("cyngesheall", "hotseat")
+    Game.objects.all().delete()
+    weakest = find_kind("cyngesheall").players.levels[0].id
     game = new_game(client, mode="computer", level=weakest, color="dark")
-    assert game.seat("light").level == find_kind("cyngesheall").players.levels[0].id
+    assert game.seat("light").level == weakest
 
 
 # The board, in two steps, without JavaScript -----------------------------------------------

@@ -429,3 +429,25 @@ def test_a_profile_offers_to_challenge_its_player_but_not_oneself():
         in alice.get("/players/bob/").content.decode()
     )
     assert "data-challenge-player" not in alice.get("/players/alice/").content.decode()
+
+
+def test_the_challenge_form_chooses_the_game_first_and_keeps_each_games_rules_apart():
+    from bs4 import BeautifulSoup
+
+    alice = Client()
+    form = BeautifulSoup(alice.get("/lobby/").content, "html.parser").select_one(
+        "[data-challenge-form]"
+    )
+    assert form.select_one("fieldset").has_attr("data-game-choice")
+    rules = form.select_one('input[name="special_stones"]').find_parent("fieldset")
+    assert rules["data-for-game"] == "maerstanas" and "Mǽrstánas" in rules.legend.get_text()
+    # A Cyngesheall challenge refused still offers Mǽrstánas's rules, should the player
+    # switch back, as they were sent.
+    refused = alice.post(
+        "/lobby/", {**LIVE_1_0, "game": "cyngesheall", "minutes": "", "wraparound": "on"}
+    )
+    assert refused.status_code == 400 and not Challenge.objects.exists()
+    form = BeautifulSoup(refused.content, "html.parser").select_one("[data-challenge-form]")
+    assert form.select_one('input[name="game"][checked]')["value"] == "cyngesheall"
+    assert form.select_one('input[name="wraparound"]').has_attr("checked")
+    assert form.select_one('input[name="scoring"][value="standard"]').has_attr("checked")
