@@ -451,3 +451,33 @@ def test_the_challenge_form_chooses_the_game_first_and_keeps_each_games_rules_ap
     assert form.select_one('input[name="game"][checked]')["value"] == "cyngesheall"
     assert form.select_one('input[name="wraparound"]').has_attr("checked")
     assert form.select_one('input[name="scoring"][value="standard"]').has_attr("checked")
+
+
+def test_a_challenges_row_tells_its_creator_their_own_side_and_anyone_else_theirs():
+    alice, bob = Client(), Client()
+    challenge = post_challenge(alice)  # alice plays dark
+
+    def sides(client: Client) -> list[str]:
+        row = (
+            client.get("/lobby/").content.decode().split(f'data-challenge="{challenge.public_id}"')
+        )
+        return re.findall(r"you play (dark|light)", row[1].split("</li>", 1)[0])
+
+    assert sides(alice) == ["dark"]
+    assert sides(bob) == ["light"]
+    own_page = alice.get(f"/lobby/{challenge.public_id}/").content.decode()
+    assert "you play dark" in own_page and "you play light" not in own_page
+    assert "you play light" in bob.get(f"/lobby/{challenge.public_id}/").content.decode()
+    # Drawn once for everyone, the live row says both, marked, and the page keeps one.
+    anyone = live.row(challenge)
+    assert '<span data-side-text="owner">you play dark</span>' in anyone
+    assert '<span data-side-text="others">you play light</span>' in anyone
+
+
+def test_a_named_challenge_lists_the_side_its_creator_plays():
+    alice = account("alice")
+    account("bob")
+    answer = alice.post("/players/bob/challenge", {**LIVE_1_0, "color": "light"})
+    assert answer.status_code == 303
+    mine = alice.get("/lobby/?part=mine").content.decode()
+    assert "To <a" in mine and "you play light" in mine

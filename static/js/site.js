@@ -456,6 +456,8 @@ function fitRow(lobby, row) {
   const mine = row.dataset.owner === lobby.dataset.me;
   row.classList.toggle("challenge--mine", mine);
   row.querySelector(mine ? ".challenge__accept" : ".challenge__cancel")?.remove();
+  // The side played, said to the creator as theirs and to anyone else as the other.
+  row.querySelector(`[data-side-text="${mine ? "others" : "owner"}"]`)?.remove();
   for (const form of row.querySelectorAll("form")) {
     if (!form.querySelector("[name=csrfmiddlewaretoken]")) {
       const token = document.createElement("input");
