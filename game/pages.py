@@ -571,17 +571,33 @@ class MyGame(NamedTuple):
     kind: GameKind | None = None  # the game, when it is not the site's usual one
 
 
-def _opponent(game: Game, computer: ComputerSeat | None) -> str:
-    """Whom a game of "My games" is against, in words; the computer by its level."""
+def _opponent(game: Game, computer: ComputerSeat | None, colors: tuple[str, ...]) -> str:
+    """Whom a game of "My games" is against, in words: the computer by its level, a
+    person by their name as the game page gives it ("Ann", "Wulf (guest)")."""
     if computer is not None:
         return f"Against {computer.level.name} (level {computer.number})"
     if game.mode == Game.Mode.FRIEND:
-        return "Against a friend, rated" if game.rated else "Against a friend"
+        against = _other_person(game, colors) or "a friend"
+        return f"Against {against}, rated" if game.rated else f"Against {against}"
     if game.mode == Game.Mode.IMPORTED:
         dark, light = (game.tags.get(side) for side in ("Dark", "Light"))
         if isinstance(dark, str) and isinstance(light, str) and dark and light:
             return f"Imported record: {dark} vs {light}"
     return str(game.get_mode_display())
+
+
+def _other_person(game: Game, colors: tuple[str, ...]) -> str:
+    """Who holds the side the viewer does not: an account's username, a guest's name
+    with "(guest)", or "a guest"; "" while nobody does, or when the viewer holds both.
+    Reads the seats and their accounts as prefetched with the list."""
+    if len(colors) != 1:
+        return ""
+    seat = game.seats_by_color().get(Color(colors[0]).opponent.value)
+    if seat is None or seat.level:
+        return ""
+    if seat.user is not None:
+        return seat.user.username
+    return f"{seat.guest_name} (guest)" if seat.guest_name else "a guest"
 
 
 def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame]]:
@@ -608,7 +624,7 @@ def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame
         your_turn = your_turn and not game.computer_to_move
         state = "Your turn" if your_turn else state
         moves = "No moves yet" if not game.ply else f"{game.ply} move{'s' if game.ply != 1 else ''}"
-        opponent = _opponent(game, computer)
+        opponent = _opponent(game, computer, colors)
         kind = named_apart(game.kind)
         lines.append(MyGame(game, colors, your_turn, summary, opponent, moves, state, kind))
     # An imported record is replayed, never played on: it is listed with the finished.

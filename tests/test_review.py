@@ -789,6 +789,37 @@ def test_my_games_names_the_computer_s_level_and_lays_out_each_row_alike(client)
         ], parts
 
 
+def test_my_games_names_a_lobby_opponent_as_the_game_page_does():
+    from lobby.models import Challenge
+    from tests.support.accounts import account
+
+    alice, bob, wulf = account("alice"), account("bob"), Client()
+    assert wulf.post("/accounts/guest-name/", {"name": "Wulf"}).status_code in (302, 303)
+    terms = {"speed": "unlimited", "color": "dark", "scoring": "standard"}
+    games = {}
+    for opponent in (bob, wulf, Client()):
+        assert alice.post("/lobby/", terms).status_code == 303
+        challenge = Challenge.objects.get(status="open")
+        answer = opponent.post(f"/lobby/{challenge.public_id}/accept")
+        games[opponent] = answer["Location"].split("/")[2]
+
+    def against(client: Client, game_id: str) -> str:
+        row = re.sub(r"<[^>]+>", "", my_games_rows(client)[game_id])
+        return re.search(r"Against [^,\n]+", row)[0]
+
+    assert [against(alice, game_id) for game_id in games.values()] == [
+        "Against bob",
+        "Against Wulf (guest)",
+        "Against a guest",
+    ]
+    assert against(bob, games[bob]) == "Against alice"
+    assert against(wulf, games[wulf]) == "Against alice"
+    # An account's list is the account's, on any device; a guest's is the browser's.
+    page = alice.get("/games/").content.decode()
+    assert 'data-games-of="account"' in page and "not tied to an account" not in page
+    assert "not tied to an account" in wulf.get("/games/").content.decode()
+
+
 def test_my_games_costs_the_same_queries_however_many_games(client, settings):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
