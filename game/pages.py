@@ -571,6 +571,12 @@ class MyGame(NamedTuple):
     kind: GameKind | None = None  # the game, when it is not the site's usual one
 
 
+def opponent_words(game: Game, colors: tuple[str, ...]) -> str:
+    """Whom a game is against for the one holding the ``colors`` seats, as "My games"
+    and a player's page list it: "Against Wita (level 6)", "Against Ann, rated"."""
+    return _opponent(game, computer_seat(game), colors)
+
+
 def _opponent(game: Game, computer: ComputerSeat | None, colors: tuple[str, ...]) -> str:
     """Whom a game of "My games" is against, in words: the computer by its level, a
     person by their name as the game page gives it ("Ann", "Wulf (guest)")."""
