@@ -31,6 +31,7 @@ from game.kinds import GameKind, GamePosition, Level
 from game.links import GameUrls, game_urls
 from game.models import BrowserGame, Game
 from game.registry import named_apart
+from game.review import Judgement
 
 __all__ = [
     "AnalysisPanel",
@@ -148,6 +149,9 @@ class GamePage:
     # How many pages watch the game (``game.audience``), counted for a whole page of a
     # game going on; None when the page's live part is redrawn (it keeps its count).
     watchers: int | None = None
+    # Looking back at the moment before a move the review judged: that move, whose
+    # better one the board marks (``[data-better-move]``).
+    better: Judgement | None = None
 
     @property
     def live(self) -> bool:
@@ -288,6 +292,8 @@ def game_page(
         analysis = analysis_offer(game, replay.ply)
     review = analysis.review if analysis else None
     marks = {judged.ply: judged for judged in review.judgements} if review else None
+    # The moment before a judged move shows the move that was better.
+    better = marks.get(replay.ply + 1) if marks and replay.reviewing else None
     news = ""
     if replay.reviewing and seen < game.ply and (last := current.last_played) is not None:
         played = "passed" if last.move.is_pass else f"played {last.text}"
@@ -295,7 +301,14 @@ def game_page(
     return GamePage(
         game=game,
         kind=kind,
-        board=drawing.draw_board(position, mover, choice, hint or None, hinges=hinges),
+        board=drawing.draw_board(
+            position,
+            mover,
+            choice,
+            hint or None,
+            hinges=hinges,
+            better=better.best if better is not None else None,
+        ),
         status=status,
         announce=news or drawing.announcement(position, status),
         moves=drawing.move_list(current, replay.ply if replay.reviewing else None, marks),
@@ -322,6 +335,7 @@ def game_page(
         hinges=hinges,
         people=people_shown(game),
         watchers=_watchers(request, game),
+        better=better,
     )
 
 

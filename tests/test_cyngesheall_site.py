@@ -494,3 +494,20 @@ def test_the_about_page_shows_the_ladder_with_its_arena_ratings(client):
     saved = json.loads((settings.BASE_DIR / "docs" / "arena-cyngesheall.json").read_text())
     row = re.search(r'<tr data-level="gesith">.*?</tr>', text, re.S)[0]
     assert f"<td>{saved['ratings']['gesith']}</td>" in row
+
+
+def test_the_better_move_marks_the_square_its_piece_leaves_and_the_one_it_reaches(client):
+    game = new_game(client)
+    for move in ["B6-C5", "G4-D4"]:
+        assert post_move(client, game, move).status_code == 303
+    client.post(f"/g/{game.public_id}/resign")
+    from game.analysis import position_keys
+
+    for ply, key in enumerate(position_keys(game)):  # dark's B6-C5 loses 30 points
+        Analysis.objects.create(
+            kind="cyngesheall", key=key, dark_win=0.8 if ply < 1 else 0.5, move="A4-E4"
+        )
+    text = page(client, game, "?ply=0")
+    marked = re.findall(r'data-square="(\w\d)"[^>]*data-better-move="A4-E4"', text)
+    assert marked == ["A4", "E4"]
+    assert "Next, dark played <strong>B6-C5</strong>, a blunder that lost 30%" in text

@@ -626,6 +626,37 @@ def test_the_panel_that_judges_the_moves_brings_the_move_list_marked(client):
     assert 'id="moves"' not in alone.content.decode()
 
 
+def test_a_marked_mistake_leads_to_the_board_before_it_with_the_better_move_drawn(client):
+    from bs4 import BeautifulSoup
+
+    game = hotseat(client)
+    client.post(f"/g/{game.public_id}/resign")
+    for ply, key in enumerate(position_keys(game)):  # dark's C3, move 3, loses 40 points
+        Analysis.objects.create(key=key, dark_win=0.9 if ply < 3 else 0.5, move="B7")
+    page = BeautifulSoup(client.get(f"/g/{game.public_id}/").content, "html.parser")
+    # The graph's mark, and the move list's words for the move, lead to move 2.
+    assert page.select_one('[data-graph-mistake="3"]')["href"] == f"/g/{game.public_id}/?ply=2"
+    words = page.select_one('[data-mistake="3"] [data-better-link]')
+    assert words["href"] == "?ply=2" and "C3 lost 40%: B7 was best" in words.get_text()
+    assert page.select_one('[data-mistake="3"] .moves__link')["href"] == "?ply=3"
+    assert not page.select("[data-better-move]")
+    before = client.get(f"/g/{game.public_id}/?ply=2").content
+    before = BeautifulSoup(before, "html.parser")
+    assert before.select_one("#game")["data-ply"] == "2"
+    assert [cell["data-square"] for cell in before.select("[data-better-move]")] == ["B7"]
+    assert before.select_one('[data-square="B7"]')["data-better-move"] == "B7"
+    note = before.select_one("[data-better]")
+    assert note["data-better"] == "3"
+    assert " ".join(note.get_text().split()).startswith(
+        "Next, dark played C3, a blunder that lost 40%: B7 was best, marked on the board."
+    )
+    assert note.select_one("[data-after-mistake]")["href"] == "?ply=3"
+    # A line tried from here starts before the mistake.
+    assert before.select_one("[data-try-line]")["href"] == f"/g/{game.public_id}/try?ply=2"
+    after = client.get(f"/g/{game.public_id}/?ply=3").content.decode()
+    assert "data-better-move" not in after and "data-better=" not in after
+
+
 def test_a_friend_game_in_play_is_not_analysed():
     game, dark, light = friends()
     client = Client()
