@@ -420,8 +420,15 @@ def people_shown(game: Game) -> dict[str, dict[str, Any]]:
         return {}
     for person in people.values():
         if "change" in person:
-            person["change_text"] = f"{person['change']:+.1f}"
+            person["change_text"] = signed(person["change"])
     return people
+
+
+def signed(change: float) -> str:
+    """A change of rating as pages show it: whole points with their sign, the minus a
+    true one ("+16", "−16"); the API keeps one decimal."""
+    points = round(change)
+    return f"−{-points}" if points < 0 else f"+{points}"
 
 
 def _takeback(game: Game, seated: frozenset[str], position: GamePosition) -> str:

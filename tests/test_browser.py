@@ -741,7 +741,8 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_change(site, new_page):
         page.goto(f"{site.url}/g/{game_id}/")
         assert page.get_attribute('[data-seat-name="dark"] [data-rating]', "data-rating") == "1016"
         assert page.get_attribute('[data-seat-name="light"] [data-rating]', "data-rating") == "984"
-        assert "+16.0" in page.inner_text("[data-players]")
+        assert "+16" in page.inner_text("[data-players]")
+        assert "−16" in page.inner_text("[data-players]")
     ARTIFACTS.mkdir(exist_ok=True)
     bob.screenshot(path=ARTIFACTS / "rated-phone.png", full_page=True)
     state = api(site, game_id)

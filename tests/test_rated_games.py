@@ -69,7 +69,9 @@ def test_a_rated_game_played_and_resigned_changes_both_ratings_once():
     assert state["players"]["light"]["username"] == "Bob"
     assert state["rating_change"] == {"dark": 16.0, "light": -16.0}
     page = Client().get(f"/g/{game.public_id}/").content.decode()
-    assert 'data-seat-name="dark"' in page and "Ann" in page and "+16.0" in page
+    assert 'data-seat-name="dark"' in page and "Ann" in page
+    # Pages show whole points with their sign, a true minus; the API keeps its decimal.
+    assert "(1016, +16)" in page and "(984, −16)" in page and "16.0" not in page
     assert "data-rated" in page
 
     # A second rating of the same game is refused by the database, and changes nothing.
@@ -213,3 +215,16 @@ def test_racing_to_end_a_rated_game_rates_it_once():
     values = sorted(Rating.objects.values_list("value", flat=True))
     assert values == [984.0, 1016.0]
     assert sorted(Rating.objects.values_list("games", flat=True)) == [1, 1]
+
+
+def test_a_change_of_rating_is_shown_in_whole_points_with_a_true_minus():
+    from game.pages import signed
+
+    assert [signed(change) for change in (16.0, -16.0, -15.6, 0.2, -0.4, 31.7)] == [
+        "+16",
+        "−16",
+        "−16",
+        "+0",
+        "+0",
+        "+32",
+    ]
