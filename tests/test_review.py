@@ -587,6 +587,18 @@ def test_analysing_a_moment_asks_a_worker_and_shows_what_it_found(
     assert re.search(r'data-estimate="\d+"', html) and "every 1s" not in html
 
 
+def test_the_analysis_says_the_levels_move_once_then_the_replies_it_expects(client):
+    game = hotseat(client)
+    keys = position_keys(game)
+    Analysis.objects.create(key=keys[2], dark_win=0.6, move="B7", line="B7, A1, G7")
+    Analysis.objects.create(key=keys[1], dark_win=0.6, move="B2", line="B2")
+    said = client.get(f"/g/{game.public_id}/analysis", {"ply": 2}).content.decode()
+    said = re.sub(r"<[^>]+>", "", re.search(r"<p data-analysis-move=.*?</p>", said)[0])
+    assert said == "The strongest level plays B7, expecting A1 · G7."
+    alone = client.get(f"/g/{game.public_id}/analysis", {"ply": 1}).content.decode()
+    assert "The strongest level plays <strong>B2</strong>." in alone and "expecting" not in alone
+
+
 def test_analysing_the_whole_game_draws_the_graph(client, django_capture_on_commit_callbacks):
     game = hotseat(client)
     client.post(f"/g/{game.public_id}/resign")
