@@ -103,7 +103,8 @@ class Drawing:
     (``mover`` the side the viewer may move for, ``choice`` what they chose before
     moving, read from the query field ``choice_field``, ``hint`` a move to mark,
     ``better`` the review's better move than the one played from the position);
-    ``describe(position, outcome, seated, waiting)`` the status bar;
+    ``describe(position, outcome, seated, waiting, going_on=True)`` the status bar
+    (``going_on`` false for a moment of a game that has ended: nobody's turn);
     ``move_list(position, current)`` the moves; ``announcement(position, status)``
     what a screen reader says; ``picture(position, caption)`` a PNG;
     ``editor(text, rules, page)`` the position page's editor, or None.

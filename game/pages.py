@@ -280,7 +280,8 @@ def game_page(
         else None
     )
     rematch = play.rematch_of(game)
-    status = drawing.describe(position, outcome, seated, waiting)
+    # Looking back at a finished game, no moment is anyone's turn.
+    status = drawing.describe(position, outcome, seated, waiting, going_on=not game.is_over)
     hint = game.hint if game.hint_asked and not replay.reviewing else ""
     seen = game.ply if seen is None else min(seen, game.ply)
     hinges = request.GET.get("hinges") == "on"

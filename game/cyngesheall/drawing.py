@@ -238,7 +238,11 @@ def why(outcome: Outcome) -> str:
 
 
 def describe(
-    position: Position, outcome: Outcome | None, seated: frozenset[str], waiting: bool = False
+    position: Position,
+    outcome: Outcome | None,
+    seated: frozenset[str],
+    waiting: bool = False,
+    going_on: bool = True,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours, with the
     pieces each side has left (``game.moves.describe``)."""
@@ -249,6 +253,7 @@ def describe(
         seated,
         waiting,
         why,
+        going_on,
         dark_hand=_pieces(dark),
         light_hand=_pieces(light),
     )

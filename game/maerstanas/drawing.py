@@ -299,6 +299,7 @@ def describe(
     outcome: Outcome | None,
     seated: frozenset[str],
     waiting: bool = False,
+    going_on: bool = True,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours, with the
     special stones each side holds (``game.moves.describe``)."""
@@ -308,6 +309,7 @@ def describe(
         seated,
         waiting,
         why,
+        going_on,
         dark_hand=_hand(position, Color.DARK),
         light_hand=_hand(position, Color.LIGHT),
     )
