@@ -48,6 +48,11 @@ class AnalysisPanel:
     def line(self) -> list[str]:
         return self.current.line.split(", ") if self.current and self.current.line else []
 
+    @property
+    def replies(self) -> list[str]:
+        """The moves the level expects after its own, which opens ``line``."""
+        return self.line[1:]
+
 
 def analysis_allowed(game: Game) -> bool:
     """A finished game, an imported one, or a game one person plays (hot-seat, the

@@ -10,8 +10,8 @@ from django import forms
 
 from game.kinds import GameKind
 from game.models import Game
-from game.options import Choice, OnOff, OptionError, Options
-from game.registry import DEFAULT, kind_choices
+from game.options import QUOTED, Choice, OnOff, OptionError, Options
+from game.registry import DEFAULT, KINDS, kind_choices
 
 
 class OnOffInput(forms.CheckboxInput):
@@ -63,6 +63,47 @@ def _choice(option: str, choices: list[tuple[str, str]], **kwargs: object) -> fo
     )
 
 
+def in_words(names: list[str]) -> str:
+    """Names as a sentence lists them: "Cild, Ceorl or Wita"."""
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+
+
+def level_refusal(kind: GameKind, value: str) -> str:
+    """Why ``value`` is not one of ``kind``'s levels, in a player's words: the levels
+    by their names, and the game a level of another game belongs to ("Ealdormann is a
+    Mǽrstánas level: choose one of Cyngesheall's levels: Byrele, …")."""
+    choose = f"choose one of {kind.title}'s levels: "
+    choose += in_words([level.name for level in kind.players.levels]) + "."
+    for other in KINDS.values():
+        if other is not kind and value in other.players.level_ids:
+            return f"{other.players.level(value).name} is a {other.title} level: {choose}"
+    return f"{value[:QUOTED]!r} is not a level: {choose}"
+
+
+class LevelField(forms.ChoiceField):
+    """The computer's level, one of a kind's or of another game's (a page offering every
+    game sends the level of one): text that is no game's level is refused here, naming
+    the kind's levels by their names; ``SeatsForm`` refuses another game's level when
+    the computer is to play it."""
+
+    def __init__(self, kind: GameKind, **kwargs: object) -> None:
+        levels = kind.players.levels
+        super().__init__(
+            choices=[(level.id, level.name) for level in levels],
+            widget=forms.RadioSelect,
+            initial=levels[0].id,
+            # A field reads ``required`` for truth only: None is as optional as False.
+            required=False,  # pragma: no mutate
+            label="The computer's level",
+            **kwargs,
+        )
+        self.kind = kind
+
+    def validate(self, value: object) -> None:
+        if value and not any(value in each.players.level_ids for each in KINDS.values()):
+            raise forms.ValidationError(level_refusal(self.kind, str(value)), code="invalid_choice")
+
+
 # The games a person starts; an imported record is replayed, never played.
 PLAYABLE = [(value, label) for value, label in Game.Mode.choices if value != Game.Mode.IMPORTED]
 
@@ -82,24 +123,19 @@ class SeatsForm(forms.Form):
     def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
-        levels = kind.players.levels
-        self.fields["level"] = _choice(
-            "level",
-            [(level.id, level.name) for level in levels],
-            initial=levels[0].id,
-            # A field reads ``required`` for truth only: None is as optional as False.
-            required=False,  # pragma: no mutate
-            label="The computer's level",
-        )
+        self.fields["level"] = LevelField(kind)
 
     def clean(self) -> dict[str, object]:
         data = super().clean()
-        if (
-            data.get("mode") == Game.Mode.COMPUTER
-            and not data.get("level")
-            and not self.has_error("level")
-        ):
+        level = data.get("level")
+        if data.get("mode") != Game.Mode.COMPUTER or self.has_error("level"):
+            # Only the computer plays at a level: a page offering every game sends the
+            # level checked, whichever game is chosen.
+            data["level"] = ""
+        elif not level:
             self.add_error("level", "Choose the computer's level.")
+        elif level not in self.kind.players.level_ids:
+            self.add_error("level", level_refusal(self.kind, level))
         return data
 
     def error_text(self) -> str:
@@ -127,14 +163,6 @@ class NewGameForm(SeatsForm):
     game = _choice("game", kind_choices(), initial=DEFAULT.name, required=False)
 
     def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
-        data = args[0] if args else None
-        weakest = DEFAULT.players.levels[0].id
-        if data is not None and kind is not DEFAULT and data.get("level") == weakest:
-            # The page's one group of levels starts on Mǽrstánas's weakest: another
-            # game chosen with that level untouched is played against its own weakest.
-            data = data.copy()
-            data["level"] = kind.players.levels[0].id
-            args = (data, *args[1:])
         super().__init__(*args, kind=kind, **kwargs)
         for option in kind.rules.OPTIONS:
             self.fields[option.name] = _option_field(option)
@@ -155,3 +183,14 @@ def _option_field(option: OnOff | Choice) -> forms.Field:
     if isinstance(option, OnOff):
         return OnOffField(option)
     return _choice(option.words, list(option.choices), initial=option.default)
+
+
+def forms_of_kinds(form: NewGameForm | forms.Form) -> dict[str, forms.Form]:
+    """A form of every game, by name, for a page that offers them all: the chosen
+    game's is ``form``; each other one is bound to the same data and never checked, so
+    its rules show what was sent, or their defaults, when a player switches games."""
+    data = form.data if form.is_bound else None
+    return {
+        kind.name: form if kind is form.kind else type(form)(data, kind=kind)
+        for kind in KINDS.values()
+    }

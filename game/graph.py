@@ -4,7 +4,8 @@ chart library. Pure Python, no Django.
 ``estimates[i]`` is the strongest level's estimate that dark wins in the position
 after ``i`` moves (``None`` where that moment is not analysed yet: a gap in the
 line). The axes give the moves and 0, 50 and 100%; the moves the review judged
-(``game.review``) are marked, each linking to its moment of the replay.
+(``game.review``) are marked, each linking to the moment of the replay it was played
+from, where the better move is shown.
 """
 
 from __future__ import annotations
@@ -95,9 +96,9 @@ def estimate_graph(
         after = estimates[mark.ply]
         if after is None:
             continue
-        title = f"Move {mark.ply}, {mark.color}: {mark.text} ({mark.kind})"
+        title = f"Move {mark.ply}, {mark.color}: {mark.text} ({mark.kind}); see the board before it"
         parts.append(
-            f'<a href="{escape(link(mark.ply))}" class="estimate__mark estimate__mark--'
+            f'<a href="{escape(link(mark.before))}" class="estimate__mark estimate__mark--'
             f'{mark.kind}" data-graph-mistake="{mark.ply}">'
             f"<title>{escape(title)}</title>"
             f'<circle cx="{x(mark.ply)}" cy="{y(after)}" r="6"/></a>'

@@ -99,10 +99,12 @@ class Players:
 class Drawing:
     """How a kind's positions are shown: the values its templates draw, and pictures.
 
-    ``draw_board(position, mover, choice, hint, hinges)`` gives the board (``mover``
-    the side the viewer may move for, ``choice`` what they chose before moving, read
-    from the query field ``choice_field``, ``hint`` a move to mark);
-    ``describe(position, outcome, seated, waiting)`` the status bar;
+    ``draw_board(position, mover, choice, hint, hinges, better=None)`` gives the board
+    (``mover`` the side the viewer may move for, ``choice`` what they chose before
+    moving, read from the query field ``choice_field``, ``hint`` a move to mark,
+    ``better`` the review's better move than the one played from the position);
+    ``describe(position, outcome, seated, waiting, going_on=True)`` the status bar
+    (``going_on`` false for a moment of a game that has ended: nobody's turn);
     ``move_list(position, current)`` the moves; ``announcement(position, status)``
     what a screen reader says; ``picture(position, caption)`` a PNG;
     ``editor(text, rules, page)`` the position page's editor, or None.

@@ -124,6 +124,7 @@ def describe(
     seated: frozenset[str],
     waiting: bool,
     why: Callable[[Outcome], str],
+    going_on: bool = True,
     **hands: str,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours; ``why``
@@ -131,7 +132,8 @@ def describe(
 
     ``outcome`` says how the game ended, if it has: a game can end (by resignation)
     in a position where moves are still legal. A game ``waiting`` for its second
-    player has not started.
+    player has not started. A moment of a game no longer ``going_on`` (looked back
+    at once it ended) is nobody's turn: it says whose move it was, never "Your turn".
     """
     turn = "" if outcome else position.turn.value
     said = why(outcome) if outcome is not None else ""
@@ -141,7 +143,7 @@ def describe(
         headline = f"{said}: {winner}" if outcome.result else said
     elif waiting:
         headline = "Waiting for your friend to join" if seated else "Waiting for a second player"
-    elif turn in seated and len(seated) == 1:
+    elif going_on and turn in seated and len(seated) == 1:
         headline = "Your turn"
     else:
         headline = f"{turn.capitalize()} to move"

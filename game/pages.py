@@ -31,6 +31,7 @@ from game.kinds import GameKind, GamePosition, Level
 from game.links import GameUrls, game_urls
 from game.models import BrowserGame, Game
 from game.registry import named_apart
+from game.review import Judgement
 
 __all__ = [
     "AnalysisPanel",
@@ -148,6 +149,9 @@ class GamePage:
     # How many pages watch the game (``game.audience``), counted for a whole page of a
     # game going on; None when the page's live part is redrawn (it keeps its count).
     watchers: int | None = None
+    # Looking back at the moment before a move the review judged: that move, whose
+    # better one the board marks (``[data-better-move]``).
+    better: Judgement | None = None
 
     @property
     def live(self) -> bool:
@@ -276,7 +280,8 @@ def game_page(
         else None
     )
     rematch = play.rematch_of(game)
-    status = drawing.describe(position, outcome, seated, waiting)
+    # Looking back at a finished game, no moment is anyone's turn.
+    status = drawing.describe(position, outcome, seated, waiting, going_on=not game.is_over)
     hint = game.hint if game.hint_asked and not replay.reviewing else ""
     seen = game.ply if seen is None else min(seen, game.ply)
     hinges = request.GET.get("hinges") == "on"
@@ -288,6 +293,8 @@ def game_page(
         analysis = analysis_offer(game, replay.ply)
     review = analysis.review if analysis else None
     marks = {judged.ply: judged for judged in review.judgements} if review else None
+    # The moment before a judged move shows the move that was better.
+    better = marks.get(replay.ply + 1) if marks and replay.reviewing else None
     news = ""
     if replay.reviewing and seen < game.ply and (last := current.last_played) is not None:
         played = "passed" if last.move.is_pass else f"played {last.text}"
@@ -295,7 +302,14 @@ def game_page(
     return GamePage(
         game=game,
         kind=kind,
-        board=drawing.draw_board(position, mover, choice, hint or None, hinges=hinges),
+        board=drawing.draw_board(
+            position,
+            mover,
+            choice,
+            hint or None,
+            hinges=hinges,
+            better=better.best if better is not None else None,
+        ),
         status=status,
         announce=news or drawing.announcement(position, status),
         moves=drawing.move_list(current, replay.ply if replay.reviewing else None, marks),
@@ -322,6 +336,7 @@ def game_page(
         hinges=hinges,
         people=people_shown(game),
         watchers=_watchers(request, game),
+        better=better,
     )
 
 
@@ -406,8 +421,15 @@ def people_shown(game: Game) -> dict[str, dict[str, Any]]:
         return {}
     for person in people.values():
         if "change" in person:
-            person["change_text"] = f"{person['change']:+.1f}"
+            person["change_text"] = signed(person["change"])
     return people
+
+
+def signed(change: float) -> str:
+    """A change of rating as pages show it: whole points with their sign, the minus a
+    true one ("+16", "−16"); the API keeps one decimal."""
+    points = round(change)
+    return f"−{-points}" if points < 0 else f"+{points}"
 
 
 def _takeback(game: Game, seated: frozenset[str], position: GamePosition) -> str:
@@ -571,17 +593,39 @@ class MyGame(NamedTuple):
     kind: GameKind | None = None  # the game, when it is not the site's usual one
 
 
-def _opponent(game: Game, computer: ComputerSeat | None) -> str:
-    """Whom a game of "My games" is against, in words; the computer by its level."""
+def opponent_words(game: Game, colors: tuple[str, ...]) -> str:
+    """Whom a game is against for the one holding the ``colors`` seats, as "My games"
+    and a player's page list it: "Against Wita (level 6)", "Against Ann, rated"."""
+    return _opponent(game, computer_seat(game), colors)
+
+
+def _opponent(game: Game, computer: ComputerSeat | None, colors: tuple[str, ...]) -> str:
+    """Whom a game of "My games" is against, in words: the computer by its level, a
+    person by their name as the game page gives it ("Ann", "Wulf (guest)")."""
     if computer is not None:
         return f"Against {computer.level.name} (level {computer.number})"
     if game.mode == Game.Mode.FRIEND:
-        return "Against a friend, rated" if game.rated else "Against a friend"
+        against = _other_person(game, colors) or "a friend"
+        return f"Against {against}, rated" if game.rated else f"Against {against}"
     if game.mode == Game.Mode.IMPORTED:
         dark, light = (game.tags.get(side) for side in ("Dark", "Light"))
         if isinstance(dark, str) and isinstance(light, str) and dark and light:
             return f"Imported record: {dark} vs {light}"
     return str(game.get_mode_display())
+
+
+def _other_person(game: Game, colors: tuple[str, ...]) -> str:
+    """Who holds the side the viewer does not: an account's username, a guest's name
+    with "(guest)", or "a guest"; "" while nobody does, or when the viewer holds both.
+    Reads the seats and their accounts as prefetched with the list."""
+    if len(colors) != 1:
+        return ""
+    seat = game.seats_by_color().get(Color(colors[0]).opponent.value)
+    if seat is None or seat.level:
+        return ""
+    if seat.user is not None:
+        return seat.user.username
+    return f"{seat.guest_name} (guest)" if seat.guest_name else "a guest"
 
 
 def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame]]:
@@ -608,7 +652,7 @@ def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame
         your_turn = your_turn and not game.computer_to_move
         state = "Your turn" if your_turn else state
         moves = "No moves yet" if not game.ply else f"{game.ply} move{'s' if game.ply != 1 else ''}"
-        opponent = _opponent(game, computer)
+        opponent = _opponent(game, computer, colors)
         kind = named_apart(game.kind)
         lines.append(MyGame(game, colors, your_turn, summary, opponent, moves, state, kind))
     # An imported record is replayed, never played on: it is listed with the finished.

@@ -45,6 +45,16 @@ class Judgement:
     def text(self) -> str:
         return f"{self.move} lost {self.percent}%: {self.best} was best"
 
+    @property
+    def before(self) -> int:
+        """The moment the move was played from, where the better move is shown."""
+        return self.ply - 1
+
+    @property
+    def kind_words(self) -> str:
+        """The judgement with its article: "an inaccuracy", "a mistake", "a blunder"."""
+        return f"{'an' if self.kind[0] in 'aeiou' else 'a'} {self.kind}"
+
 
 @dataclass(frozen=True, slots=True)
 class SideSummary:

@@ -168,7 +168,7 @@ def my_games(request: HttpRequest, number: int | str | None = 1) -> Page:
     entries = (
         BrowserGame.objects.filter(browser=owner)
         .select_related("game")
-        .prefetch_related("game__seats")
+        .prefetch_related("game__seats__user")
         .annotate(over=Case(When(game__status__in=Game.GOING_ON, then=0), default=1))
         .order_by("over", "-created", "-pk")
     )

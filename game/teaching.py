@@ -48,6 +48,12 @@ class Attempt:
     refused: str = ""
     unreadable: bool = False  # the text is no move at all (``refused`` says why)
 
+    @property
+    def sentence(self) -> str:
+        """The message as a page prints it: ending in a full stop, unless it ends in a
+        question (or already stops), so no page says "?." after a check's question."""
+        return self.message if self.message.endswith((".", "?", "!")) else f"{self.message}."
+
 
 def attempt(
     lesson: Any, text: str, parse_move: Callable[[str], Any], settle: Callable[[Any], Any]

@@ -161,6 +161,13 @@ class Challenge(models.Model):
         return f"you play {'light' if self.color == self.Color.DARK else 'dark'}"
 
     @property
+    def creator_color_text(self) -> str:
+        """The side its creator plays, in words, as their own row says it."""
+        if self.color == self.Color.RANDOM:
+            return "random colours"
+        return f"you play {self.color}"
+
+    @property
     def creator_display(self) -> str:
         if self.creator is not None:
             return self.creator.username

@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import limits, play, seats
+from game.forms import forms_of_kinds
 from game.registry import kind_named
 from game.views.common import (
     SeeOther,
@@ -60,6 +61,7 @@ def _lobby(request: HttpRequest, form: ChallengeForm, error: str = "", status: i
     ]
     context = {
         "form": form,
+        "rules_forms": forms_of_kinds(form),
         "rows": rows,
         "viewer": viewer,
         "revision": lobby_live.revision(),
@@ -210,7 +212,8 @@ def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
     form = ChallengeForm(request.POST or None, kind=kind_named(request.POST.get("game")))
     if request.method == "POST":
         return _post(request, form, to_user=player)
-    return render(request, "lobby/challenge_player.html", {"form": form, "player": player})
+    context = {"form": form, "rules_forms": forms_of_kinds(form), "player": player}
+    return render(request, "lobby/challenge_player.html", context)
 
 
 @require_safe

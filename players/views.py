@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game import seats
 from game.models import BrowserGame, Game, hash_token
+from game.pages import opponent_words
 from game.ratings import START
 from game.registry import DEFAULT, family_title
 from game.views.common import SeeOther
@@ -189,18 +190,20 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     games = (
         Game.objects.filter(seats__user=user)
         .distinct()
-        .prefetch_related("seats")
+        .prefetch_related("seats__user")
         .order_by("-updated")[:RECENT_GAMES]
     )
     viewer = request.user if request.user.is_authenticated else None
+    # Each game beside whom the player played in it, named as "My games" names them.
+    rows = [(game, _against(game, user)) for game in games]
     context = {
         "player": user,
         "blocked": viewer is not None and blocks(viewer.pk, user.pk),
         "profile": Profile.of(user, family.slug),
         "family": family,
         "families": _families(),
-        "going_on": [game for game in games if not game.is_over],
-        "finished": [game for game in games if game.is_over],
+        "going_on": [(game, against) for game, against in rows if not game.is_over],
+        "finished": [(game, against) for game, against in rows if game.is_over],
     }
     return render(request, "players/profile.html", context)
 
@@ -230,6 +233,12 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
     else:
         messages.success(request, f"You unblocked {other.username}.")
     return SeeOther(reverse("player", args=[other.username]))
+
+
+def _against(game: Game, user: Any) -> str:
+    """Whom ``user`` plays or played in ``game``, in words: "Against Bob, rated"."""
+    colors = tuple(seat.color for seat in game.seats.all() if seat.user_id == user.pk)
+    return opponent_words(game, colors)
 
 
 @require_safe

@@ -89,9 +89,10 @@ def test_the_graph_links_the_judged_moves_and_marks_the_moment():
     svg, tree = graph(estimates, current=3, marks=judged.judgements)
     links = tree.findall(f"{SVG}a")
     # Light's E5 let dark's chances rise by 38 points; dark's E4 lost 60.
-    assert [link.get("href") for link in links] == ["?ply=2&x=1", "?ply=3&x=1"]
+    # Each links the moment it was played from, where the better move is shown.
+    assert [link.get("href") for link in links] == ["?ply=1&x=1", "?ply=2&x=1"]
     assert [link.get("data-graph-mistake") for link in links] == ["2", "3"]
-    assert "Move 3, dark: E4 lost 60%: C3 was best (blunder)" in svg
+    assert "Move 3, dark: E4 lost 60%: C3 was best (blunder); see the board before it" in svg
     assert links[1].get("class") == "estimate__mark estimate__mark--blunder"
     assert tree.find(f"{SVG}line[@class='estimate__now']").get("x1") == "454.0"
     assert "marked moves 2 (blunder), 3 (blunder)" in tree.find(f"{SVG}desc").text

@@ -741,7 +741,8 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_change(site, new_page):
         page.goto(f"{site.url}/g/{game_id}/")
         assert page.get_attribute('[data-seat-name="dark"] [data-rating]', "data-rating") == "1016"
         assert page.get_attribute('[data-seat-name="light"] [data-rating]', "data-rating") == "984"
-        assert "+16.0" in page.inner_text("[data-players]")
+        assert "+16" in page.inner_text("[data-players]")
+        assert "−16" in page.inner_text("[data-players]")
     ARTIFACTS.mkdir(exist_ok=True)
     bob.screenshot(path=ARTIFACTS / "rated-phone.png", full_page=True)
     state = api(site, game_id)
@@ -1226,6 +1227,43 @@ def test_the_new_game_form_shows_the_level_and_colour_only_where_they_apply(site
     assert shown() == (False, False)
     page.click(".new-game__form button[type=submit]")
     page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+
+
+def test_each_game_shows_only_its_own_levels_and_rules_and_keeps_the_level_chosen(site, new_page):
+    page = new_page()
+    page.goto(site.url + "/")
+    page.check("input[name=mode][value=computer]")
+    parts = {
+        "mǽrstánas levels": '[data-levels-of="maerstanas"]',
+        "cyngesheall levels": '[data-levels-of="cyngesheall"]',
+        "mǽrstánas rules": '[data-game-rules="maerstanas"]',
+    }
+
+    def shown() -> set[str]:
+        return {name for name, selector in parts.items() if page.is_visible(selector)}
+
+    def level() -> str:
+        return page.eval_on_selector("input[name=level]:checked", "input => input.value")
+
+    assert shown() == {"mǽrstánas levels", "mǽrstánas rules"} and level() == "cild"
+    page.check("input[name=game][value=cyngesheall]")
+    assert shown() == {"cyngesheall levels"} and level() == "byrele"
+    page.check("input[name=level][value=gesith]")
+    page.check("input[name=game][value=maerstanas]")
+    assert shown() == {"mǽrstánas levels", "mǽrstánas rules"} and level() == "cild"
+    page.check("input[name=game][value=cyngesheall]")
+    assert level() == "gesith"  # the level chosen for the game is kept
+    page.check("input[name=mode][value=hotseat]")
+    assert shown() == set()
+    page.check("input[name=mode][value=computer]")
+    page.click(".new-game__form button[type=submit]")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    assert page.get_attribute("[data-computer]", "data-level") == "gesith"
+    page.goto(site.url + "/lobby/")
+    rules = '[data-challenge-form] [data-game-rules="maerstanas"]'
+    assert page.is_visible(rules)
+    page.check("[data-challenge-form] input[name=game][value=cyngesheall]")
+    assert not page.is_visible(rules)
 
 
 # Newcomers: hints, takebacks, My games

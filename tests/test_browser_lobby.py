@@ -110,6 +110,26 @@ def test_two_players_meet_in_the_lobby_and_play_1_0_to_a_timeout(site, new_page)
     assert state["clock"] == {"dark": 0, "light": 60000, "increment": 0, "running": None}
 
 
+def test_a_row_heard_live_tells_its_creator_their_side_and_anyone_else_theirs(site, new_page):
+    ann, bob = new_page(), new_page()
+    first = post_challenge(ann, site)  # Ann's lobby page now knows her challenges
+    bob.goto(f"{site.url}/lobby/")
+    # Ann posts again from another tab: her open page hears of it as everyone's does.
+    other_tab = ann.context.new_page()
+    post_challenge(other_tab, site)
+    mine = other_tab.eval_on_selector_all(
+        ".challenge--mine", "rows => rows.map(row => row.dataset.challenge)"
+    )
+    (second,) = set(mine) - {first}
+    row = f'[data-challenge="{second}"] .challenge__terms'
+    for page in (ann, bob):
+        page.wait_for_selector(row, timeout=LIVE_TIMEOUT_MS)
+    assert "you play dark" in ann.inner_text(row) and "light" not in ann.inner_text(row)
+    assert "you play light" in bob.inner_text(row) and "dark" not in bob.inner_text(row)
+    for challenge in (first, second):
+        ann.click(f'[data-challenge="{challenge}"] .challenge__cancel button')
+
+
 def test_a_challenge_left_unanswered_until_nobody_moves_is_aborted(site, new_page):
     """An accepted game nobody starts: after 30 s the task worker aborts it, with no page
     asking (both left), and the lobby's list no longer holds the challenge."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -333,7 +334,10 @@ def test_the_form_lists_every_level_and_refuses_a_missing_or_unknown_one(client)
         assert f'value="{level.id}"' in page and level.description in page
     for data, words in (
         ({"mode": "computer", "level": ""}, "Choose the computer&#x27;s level."),
-        ({"mode": "computer", "level": "nobody"}, "&#x27;nobody&#x27; is not a level: choose cild"),
+        (
+            {"mode": "computer", "level": "nobody"},
+            "&#x27;nobody&#x27; is not a level: choose one of Mǽrstánas&#x27;s levels: Cild, ",
+        ),
     ):
         reply = client.post("/", data | {"color": "dark", "scoring": "standard"})
         assert reply.status_code == 400
@@ -372,6 +376,9 @@ def test_the_hint_button_asks_and_the_board_marks_the_move(client):
     assert f'data-square="{square}" data-hint' in page
     assert f'data-hint-move="{move}"' in page
     assert page.count("data-hint ") + page.count("data-hint>") == 1
+    # The move in words, which name its square, said once.
+    said = re.search(r"<p[^>]*data-hint-move[^>]*>(.*?)</p>", page, re.S)[1]
+    assert re.sub(r"<[^>]+>", "", said) == f"Hint: stone on {square}, marked on the board."
     client.post(f"/g/{game.public_id}/move", {"move": move, "ply": "0"})
     page = client.get(f"/g/{game.public_id}/").content.decode()
     assert "data-hint-move" not in page and "data-hint " not in page  # it was for ply 0

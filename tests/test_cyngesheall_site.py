@@ -73,10 +73,33 @@ def test_an_unknown_game_is_refused_by_the_form(client):
     assert not Game.objects.exists()
 
 
-def test_the_computer_game_takes_the_weakest_level_when_mastanas_level_is_untouched(client):
-    weakest = find_kind("maerstanas").players.levels[0].id
+def test_a_mastanas_level_for_a_cyngesheall_game_is_refused_in_a_players_words(client):
+    answer = client.post(
+        "/", {"game": "cyngesheall", "mode": "computer", "level": "ealdor", "color": "dark"}
+    )
+    assert answer.status_code == 400 and not Game.objects.exists()
+    text = html.unescape(answer.content.decode())
+    refusal = re.search(r'<p class="error" role="alert">([^<]*)</p>', text)[1]
+    assert refusal == (
+        "Ealdormann is a Mǽrstánas level: choose one of Cyngesheall's levels: "
+        "Byrele, Scop, Duguþ, Gesíþ or Cyning."
+    )
+    # Shown in Cyngesheall's levels, where the player chooses again; the game stays chosen.
+    levels = text.split('data-levels-of="cyngesheall"', 1)[1].split("</fieldset>", 1)[0]
+    assert refusal in levels
+    assert re.search(r'name="game" value="cyngesheall"[^>]*checked', text)
+
+
+def test_a_game_without_script_is_started_whatever_level_is_checked_when_nobody_plays_it(
+    client,
+):
+    # The page checks Mǽrstánas's weakest level at first, and sends it with any game.
+    game = new_game(client, level=find_kind("maerstanas").players.levels[0].id)
+    assert (game.kind, game.mode) == ("cyngesheall", "hotseat")
+    Game.objects.all().delete()
+    weakest = find_kind("cyngesheall").players.levels[0].id
     game = new_game(client, mode="computer", level=weakest, color="dark")
-    assert game.seat("light").level == find_kind("cyngesheall").players.levels[0].id
+    assert game.seat("light").level == weakest
 
 
 # The board, in two steps, without JavaScript -----------------------------------------------
@@ -471,3 +494,20 @@ def test_the_about_page_shows_the_ladder_with_its_arena_ratings(client):
     saved = json.loads((settings.BASE_DIR / "docs" / "arena-cyngesheall.json").read_text())
     row = re.search(r'<tr data-level="gesith">.*?</tr>', text, re.S)[0]
     assert f"<td>{saved['ratings']['gesith']}</td>" in row
+
+
+def test_the_better_move_marks_the_square_its_piece_leaves_and_the_one_it_reaches(client):
+    game = new_game(client)
+    for move in ["B6-C5", "G4-D4"]:
+        assert post_move(client, game, move).status_code == 303
+    client.post(f"/g/{game.public_id}/resign")
+    from game.analysis import position_keys
+
+    for ply, key in enumerate(position_keys(game)):  # dark's B6-C5 loses 30 points
+        Analysis.objects.create(
+            kind="cyngesheall", key=key, dark_win=0.8 if ply < 1 else 0.5, move="A4-E4"
+        )
+    text = page(client, game, "?ply=0")
+    marked = re.findall(r'data-square="(\w\d)"[^>]*data-better-move="A4-E4"', text)
+    assert marked == ["A4", "E4"]
+    assert "Next, dark played <strong>B6-C5</strong>, a blunder that lost 30%" in text

@@ -174,3 +174,20 @@ def test_looking_back_the_title_and_the_page_say_it_is_your_turn():
     page = seated_client(game, dark).get(f"/g/{game.public_id}/", {"ply": 1}).content.decode()
     assert "<title>Move 1 of 3 · Mǽrstánas</title>" in page
     assert not re.search(r'id="game"[^>]*data-your-turn', page, re.S)
+
+
+def test_looking_back_through_a_finished_game_never_says_your_turn():
+    game, dark = play.create_game("friend", Rules(), "dark")
+    game, _, light = play.join(game.public_id, play.invite_code(game))
+    for tokens, move in [(dark, "D4"), ({"light": light}, "E4"), (dark, "C3")]:
+        play.make_move(game.public_id, tokens, move)
+    play.resign(game.public_id, {"light": light})
+    for tokens, ply in [(dark, 2), ({"light": light}, 1)]:  # each player's side to move
+        answer = seated_client(game, tokens).get(f"/g/{game.public_id}/", {"ply": ply})
+        page = answer.content.decode()
+        turn = "dark" if ply % 2 == 0 else "light"
+        headline = re.search(r'<p class="headline" data-turn="(\w+)">([^<]*)</p>', page)
+        assert headline.groups() == (turn, f"{turn.capitalize()} to move")
+        assert "Your turn" not in page
+        assert not re.search(r'id="game"[^>]*data-your-turn', page, re.S)
+        assert f"<title>Move {ply} of 3 · Mǽrstánas</title>" in page

@@ -10,13 +10,16 @@ import pytest
 
 from game.forms import NewGameForm
 from game.maerstanas import bots
-from game.registry import DEFAULT
+from game.registry import DEFAULT, kind_named
 
-LEVELS = ", ".join(bots.LEVEL_IDS[:-1]) + f" or {bots.LEVEL_IDS[-1]}"
+NAMES = [level.name for level in bots.LEVELS]
+LEVELS = ", ".join(NAMES[:-1]) + f" or {NAMES[-1]}"
 
 
 def bound(**fields: str) -> NewGameForm:
-    form = NewGameForm({"mode": "hotseat", "scoring": "standard"} | fields)
+    """The form bound as the home page binds it: to the game its data names."""
+    data = {"mode": "hotseat", "scoring": "standard"} | fields
+    form = NewGameForm(data, kind=kind_named(data.get("game")))
     form.is_valid()
     return form
 
@@ -70,7 +73,33 @@ def test_a_missing_choice_of_the_rules_is_asked_for_with_its_values():
 
 def test_an_unknown_level_is_refused_naming_every_level_and_nothing_more():
     form = bound(mode="computer", level="king")
-    assert form.errors == {"level": [f"'king' is not a level: choose {LEVELS}."]}
+    assert form.errors == {
+        "level": [f"'king' is not a level: choose one of Mǽrstánas's levels: {LEVELS}."]
+    }
+    assert LEVELS == "Cild, Ceorl, Cniht, Þegn, Ealdormann or Wita"  # names, not ids
+
+
+def test_a_level_of_another_game_is_refused_by_its_name_and_its_games():
+    form = bound(game="cyngesheall", mode="computer", level="ealdor")
+    assert form.errors == {
+        "level": [
+            "Ealdormann is a Mǽrstánas level: choose one of Cyngesheall's levels: "
+            "Byrele, Scop, Duguþ, Gesíþ or Cyning."
+        ]
+    }
+    form = bound(mode="computer", level="gesith")
+    assert form.errors == {
+        "level": [f"Gesíþ is a Cyngesheall level: choose one of Mǽrstánas's levels: {LEVELS}."]
+    }
+
+
+def test_only_the_computer_plays_at_a_level_so_another_games_level_is_ignored_otherwise():
+    # A page without script sends the level checked, whichever game is chosen.
+    for mode in ("hotseat", "friend"):
+        form = bound(game="cyngesheall", mode=mode, level="cild")
+        assert form.is_valid(), form.errors
+        assert form.cleaned_data["level"] == ""
+    assert bound(mode="hotseat", level="king").errors["level"][0].startswith("'king' is not")
 
 
 def test_playing_the_computer_asks_for_its_level():

@@ -447,3 +447,52 @@ def test_a_variant_s_lesson_is_drawn_and_played_by_its_rules(client: Client):
     solved = client.get("/learn/wraparound/", {"move": "G4"}).content.decode()
     assert "data-solved" in solved
     assert "board--wrap" not in client.get("/learn/scoring/").content.decode()
+
+
+def test_every_lessons_words_for_a_move_end_as_one_sentence_does():
+    from game.registry import KINDS
+
+    said = [
+        lesson.attempt(str(move)).sentence
+        for kind in KINDS.values()
+        for lesson in kind.lessons
+        for move in lesson.position.legal_moves()
+    ]
+    assert said and all(words.endswith((".", "?", "!")) for words in said)
+    assert not [words for words in said if words.endswith(("?.", "..", "!."))]
+    assert sum(words.endswith("?") for words in said) > 1  # both games ask a question
+
+
+@pytest.mark.parametrize(
+    ("path", "question"),
+    [
+        ("/learn/score-and-close/?move=A1", "could you bring to three hinges?"),
+        ("/learn/cyngesheall-capture/?move=G3-G2", "which piece can reach it?"),
+    ],
+)
+def test_a_lesson_that_asks_a_question_ends_it_with_its_question_mark(client, path, question):
+    html = client.get(path).content.decode()
+    words = re.search(r"<p[^>]*data-try-again>(.*?)</p>", html, re.S)[1]
+    assert words.endswith(question) and "?." not in html
+
+
+def test_the_lessons_list_marks_those_this_browser_solved(client: Client):
+    def solved() -> list[str]:
+        html = client.get("/learn/").content.decode()
+        items = re.findall(r"<li[^>]*data-lesson-solved[^>]*>(.*?)</li>", html, re.S)
+        assert all(">Solved</strong>" in item for item in items)
+        return [re.search(r'data-lesson-link="([\w-]+)"', item)[1] for item in items]
+
+    assert solved() == []
+    client.get("/learn/hinges/?move=A1")  # missed: not solved
+    assert solved() == [] and "lessons_solved" not in client.session
+    for path in [
+        "/learn/hinges/?move=D4",
+        "/learn/hinges/?move=D4",
+        "/learn/cyngesheall-capture/?move=G3-D3",
+    ]:
+        assert 'data-lesson-result="solved"' in client.get(path).content.decode()
+    assert solved() == ["hinges", "cyngesheall-capture"]
+    # Kept in the browser's own session cookie, small: each lesson's slug once.
+    assert client.session["lessons_solved"] == ["cyngesheall-capture", "hinges"]
+    assert Client().get("/learn/").content.decode().count("data-lesson-solved") == 0

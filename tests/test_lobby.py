@@ -573,3 +573,55 @@ def test_a_profile_offers_to_challenge_its_player_but_not_oneself():
         in alice.get("/players/bob/").content.decode()
     )
     assert "data-challenge-player" not in alice.get("/players/alice/").content.decode()
+
+
+def test_the_challenge_form_chooses_the_game_first_and_keeps_each_games_rules_apart():
+    from bs4 import BeautifulSoup
+
+    alice = Client()
+    form = BeautifulSoup(alice.get("/lobby/").content, "html.parser").select_one(
+        "[data-challenge-form]"
+    )
+    assert form.select_one("fieldset").has_attr("data-game-choice")
+    rules = form.select_one('input[name="special_stones"]').find_parent("fieldset")
+    assert rules["data-for-game"] == "maerstanas" and "Mǽrstánas" in rules.legend.get_text()
+    # A Cyngesheall challenge refused still offers Mǽrstánas's rules, should the player
+    # switch back, as they were sent.
+    refused = alice.post(
+        "/lobby/", {**LIVE_1_0, "game": "cyngesheall", "minutes": "", "wraparound": "on"}
+    )
+    assert refused.status_code == 400 and not Challenge.objects.exists()
+    form = BeautifulSoup(refused.content, "html.parser").select_one("[data-challenge-form]")
+    assert form.select_one('input[name="game"][checked]')["value"] == "cyngesheall"
+    assert form.select_one('input[name="wraparound"]').has_attr("checked")
+    assert form.select_one('input[name="scoring"][value="standard"]').has_attr("checked")
+
+
+def test_a_challenges_row_tells_its_creator_their_own_side_and_anyone_else_theirs():
+    alice, bob = Client(), Client()
+    challenge = post_challenge(alice)  # alice plays dark
+
+    def sides(client: Client) -> list[str]:
+        row = (
+            client.get("/lobby/").content.decode().split(f'data-challenge="{challenge.public_id}"')
+        )
+        return re.findall(r"you play (dark|light)", row[1].split("</li>", 1)[0])
+
+    assert sides(alice) == ["dark"]
+    assert sides(bob) == ["light"]
+    own_page = alice.get(f"/lobby/{challenge.public_id}/").content.decode()
+    assert "you play dark" in own_page and "you play light" not in own_page
+    assert "you play light" in bob.get(f"/lobby/{challenge.public_id}/").content.decode()
+    # Drawn once for everyone, the live row says both, marked, and the page keeps one.
+    anyone = live.row(challenge)
+    assert '<span data-side-text="owner">you play dark</span>' in anyone
+    assert '<span data-side-text="others">you play light</span>' in anyone
+
+
+def test_a_named_challenge_lists_the_side_its_creator_plays():
+    alice = account("alice")
+    account("bob")
+    answer = alice.post("/players/bob/challenge", {**LIVE_1_0, "color": "light"})
+    assert answer.status_code == 303
+    mine = alice.get("/lobby/?part=mine").content.decode()
+    assert "To <a" in mine and "you play light" in mine

@@ -57,6 +57,20 @@ def test_a_profile_shows_the_rating_record_history_and_games(client):
     assert soup.select_one('[data-games="going-on"] [data-game]')["data-game"] == going.public_id
 
 
+def test_a_profile_names_whom_each_game_was_against(client):
+    ann, bob = user("Ann"), user("Bob")
+    first = rated(ann, bob, "light")
+    going, _ = play.create_game("friend", Rules(), user=ann)
+    soup = BeautifulSoup(client.get("/players/Ann/").content, "html.parser")
+    against = {
+        item["data-game"]: item.select_one("[data-opponent]").get_text()
+        for item in soup.select("[data-games] [data-game]")
+    }
+    assert against == {first.public_id: "Against Bob, rated", going.public_id: "Against a friend"}
+    soup = BeautifulSoup(client.get("/players/Bob/").content, "html.parser")
+    assert soup.select_one("[data-games] [data-opponent]").get_text() == "Against Ann, rated"
+
+
 def test_the_players_json_is_the_page_contracts():
     ann, bob = user("Ann"), user("Bob")
     game = rated(ann, bob, "light")

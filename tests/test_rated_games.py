@@ -69,7 +69,9 @@ def test_a_rated_game_played_and_resigned_changes_both_ratings_once():
     assert state["players"]["light"]["username"] == "Bob"
     assert state["rating_change"] == {"dark": 16.0, "light": -16.0}
     page = Client().get(f"/g/{game.public_id}/").content.decode()
-    assert 'data-seat-name="dark"' in page and "Ann" in page and "+16.0" in page
+    assert 'data-seat-name="dark"' in page and "Ann" in page
+    # Pages show whole points with their sign, a true minus; the API keeps its decimal.
+    assert "(1016, +16)" in page and "(984, −16)" in page and "16.0" not in page
     assert "data-rated" in page
 
     # A second rating of the same game is refused by the database, and changes nothing.
@@ -256,3 +258,16 @@ def test_a_game_whose_two_seats_are_one_account_ends_unrated():
     assert game.is_over and game.result == "dark"
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert "rating_change" not in Client().get(f"/api/games/{game.public_id}").json()
+
+
+def test_a_change_of_rating_is_shown_in_whole_points_with_a_true_minus():
+    from game.pages import signed
+
+    assert [signed(change) for change in (16.0, -16.0, -15.6, 0.2, -0.4, 31.7)] == [
+        "+16",
+        "−16",
+        "−16",
+        "+0",
+        "+0",
+        "+32",
+    ]

@@ -587,6 +587,18 @@ def test_analysing_a_moment_asks_a_worker_and_shows_what_it_found(
     assert re.search(r'data-estimate="\d+"', html) and "every 1s" not in html
 
 
+def test_the_analysis_says_the_levels_move_once_then_the_replies_it_expects(client):
+    game = hotseat(client)
+    keys = position_keys(game)
+    Analysis.objects.create(key=keys[2], dark_win=0.6, move="B7", line="B7, A1, G7")
+    Analysis.objects.create(key=keys[1], dark_win=0.6, move="B2", line="B2")
+    said = client.get(f"/g/{game.public_id}/analysis", {"ply": 2}).content.decode()
+    said = re.sub(r"<[^>]+>", "", re.search(r"<p data-analysis-move=.*?</p>", said)[0])
+    assert said == "The strongest level plays B7, expecting A1 · G7."
+    alone = client.get(f"/g/{game.public_id}/analysis", {"ply": 1}).content.decode()
+    assert "The strongest level plays <strong>B2</strong>." in alone and "expecting" not in alone
+
+
 def test_analysing_the_whole_game_draws_the_graph(client, django_capture_on_commit_callbacks):
     game = hotseat(client)
     client.post(f"/g/{game.public_id}/resign")
@@ -624,6 +636,37 @@ def test_the_panel_that_judges_the_moves_brings_the_move_list_marked(client):
     Analysis.objects.all().delete()
     alone = client.get(f"/g/{game.public_id}/analysis", {"ply": 1}, headers={"HX-Request": "true"})
     assert 'id="moves"' not in alone.content.decode()
+
+
+def test_a_marked_mistake_leads_to_the_board_before_it_with_the_better_move_drawn(client):
+    from bs4 import BeautifulSoup
+
+    game = hotseat(client)
+    client.post(f"/g/{game.public_id}/resign")
+    for ply, key in enumerate(position_keys(game)):  # dark's C3, move 3, loses 40 points
+        Analysis.objects.create(key=key, dark_win=0.9 if ply < 3 else 0.5, move="B7")
+    page = BeautifulSoup(client.get(f"/g/{game.public_id}/").content, "html.parser")
+    # The graph's mark, and the move list's words for the move, lead to move 2.
+    assert page.select_one('[data-graph-mistake="3"]')["href"] == f"/g/{game.public_id}/?ply=2"
+    words = page.select_one('[data-mistake="3"] [data-better-link]')
+    assert words["href"] == "?ply=2" and "C3 lost 40%: B7 was best" in words.get_text()
+    assert page.select_one('[data-mistake="3"] .moves__link')["href"] == "?ply=3"
+    assert not page.select("[data-better-move]")
+    before = client.get(f"/g/{game.public_id}/?ply=2").content
+    before = BeautifulSoup(before, "html.parser")
+    assert before.select_one("#game")["data-ply"] == "2"
+    assert [cell["data-square"] for cell in before.select("[data-better-move]")] == ["B7"]
+    assert before.select_one('[data-square="B7"]')["data-better-move"] == "B7"
+    note = before.select_one("[data-better]")
+    assert note["data-better"] == "3"
+    assert " ".join(note.get_text().split()).startswith(
+        "Next, dark played C3, a blunder that lost 40%: B7 was best, marked on the board."
+    )
+    assert note.select_one("[data-after-mistake]")["href"] == "?ply=3"
+    # A line tried from here starts before the mistake.
+    assert before.select_one("[data-try-line]")["href"] == f"/g/{game.public_id}/try?ply=2"
+    after = client.get(f"/g/{game.public_id}/?ply=3").content.decode()
+    assert "data-better-move" not in after and "data-better=" not in after
 
 
 def test_a_friend_game_in_play_is_not_analysed():
@@ -787,6 +830,37 @@ def test_my_games_names_the_computer_s_level_and_lays_out_each_row_alike(client)
             "state",
             "date",
         ], parts
+
+
+def test_my_games_names_a_lobby_opponent_as_the_game_page_does():
+    from lobby.models import Challenge
+    from tests.support.accounts import account
+
+    alice, bob, wulf = account("alice"), account("bob"), Client()
+    assert wulf.post("/accounts/guest-name/", {"name": "Wulf"}).status_code in (302, 303)
+    terms = {"speed": "unlimited", "color": "dark", "scoring": "standard"}
+    games = {}
+    for opponent in (bob, wulf, Client()):
+        assert alice.post("/lobby/", terms).status_code == 303
+        challenge = Challenge.objects.get(status="open")
+        answer = opponent.post(f"/lobby/{challenge.public_id}/accept")
+        games[opponent] = answer["Location"].split("/")[2]
+
+    def against(client: Client, game_id: str) -> str:
+        row = re.sub(r"<[^>]+>", "", my_games_rows(client)[game_id])
+        return re.search(r"Against [^,\n]+", row)[0]
+
+    assert [against(alice, game_id) for game_id in games.values()] == [
+        "Against bob",
+        "Against Wulf (guest)",
+        "Against a guest",
+    ]
+    assert against(bob, games[bob]) == "Against alice"
+    assert against(wulf, games[wulf]) == "Against alice"
+    # An account's list is the account's, on any device; a guest's is the browser's.
+    page = alice.get("/games/").content.decode()
+    assert 'data-games-of="account"' in page and "not tied to an account" not in page
+    assert "not tied to an account" in wulf.get("/games/").content.decode()
 
 
 def test_my_games_costs_the_same_queries_however_many_games(client, settings):

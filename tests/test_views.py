@@ -80,7 +80,10 @@ def test_unchecked_special_stones_means_off(client):
             {"color": "purple", "mode": "friend"},
             "'purple' is not a colour: choose dark, light or random.",
         ),
-        ({"level": "king", "mode": "computer"}, "'king' is not a level: choose cild,"),
+        (
+            {"level": "king", "mode": "computer"},
+            "'king' is not a level: choose one of Mǽrstánas's levels: Cild,",
+        ),
         ({"mode": ""}, "Choose a kind of game (mode): hotseat, friend or computer."),
         ({"special_stones": "maybe"}, "Special stones: 'maybe' is neither on nor off."),
         ({"wraparound": "sideways"}, "Wraparound board: 'sideways' is neither on nor off."),
@@ -888,6 +891,38 @@ def test_the_level_and_the_colour_say_which_games_they_are_for(client):
     assert not level.has_attr("hidden") and not color.has_attr("hidden")
     assert "when playing the computer" in level.legend.get_text()
     assert "playing a friend or the computer" in color.legend.get_text()
+
+
+def test_each_game_offers_its_own_levels_and_rules_in_parts_that_say_which_game(client):
+    from bs4 import BeautifulSoup
+
+    from game.registry import KINDS
+
+    page = BeautifulSoup(client.get("/").content, "html.parser")
+    form = page.select_one(".new-game__form")
+    # The game is chosen first; site.js shows each game's parts for that game alone.
+    assert form.select_one("fieldset").has_attr("data-game-choice")
+    for kind in KINDS.values():
+        levels = form.select_one(f'fieldset[data-for-game="{kind.name}"][data-for-modes]')
+        assert kind.title in levels.legend.get_text()
+        offered = [each["value"] for each in levels.select('input[name="level"]')]
+        assert offered == list(kind.players.level_ids)
+    rules = form.select('fieldset[data-for-game] input[name="special_stones"]')
+    assert [each.find_parent("fieldset")["data-for-game"] for each in rules] == ["maerstanas"]
+    assert "Mǽrstánas" in rules[0].find_parent("fieldset").legend.get_text()
+    checked = [each["value"] for each in form.select('input[name="level"][checked]')]
+    assert checked == ["cild"]
+
+
+def test_a_game_asked_for_in_the_address_is_chosen_with_its_weakest_level(client):
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup(client.get("/", {"game": "cyngesheall"}).content, "html.parser")
+    assert page.select_one('input[name="game"][checked]')["value"] == "cyngesheall"
+    assert [each["value"] for each in page.select('input[name="level"][checked]')] == ["byrele"]
+    # Mǽrstánas's rules keep their inputs, as they start, should the player switch back.
+    assert page.select_one('input[name="special_stones"]').has_attr("checked")
+    assert client.get("/", {"game": "chess"}).status_code == 404
 
 
 def test_a_wraparound_board_says_so_in_words(client):

@@ -56,6 +56,7 @@ class Cell(NamedTuple):
     was_captured: bool  # the last move captured the piece that stood here
     is_hint: bool  # the hint's move leaves or arrives here
     goal: str  # the side whose king races for this corner; "" elsewhere
+    better: str = ""  # looking back before a judged move: the better move, from or to here
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +106,7 @@ def draw_board(
     target: str = "#game",  # noqa: ARG001 (the part a pick redraws is the form's target)
     held_only: bool = False,  # noqa: ARG001 (Mǽrstánas's stones in hand: none here)
     here: str = "?",
+    better: Move | str | None = None,
 ) -> Board:
     """The board of ``position`` for a viewer who may move ``mover``'s pieces.
 
@@ -113,15 +115,14 @@ def draw_board(
     viewer picked (``?from=B6``); one that is not theirs to move is ignored. With none
     picked, the hint's piece is, so its marked square plays it. ``here`` is the page's
     address, to which a pick's link adds ``from=``: "?" for a page whose query holds
-    nothing else, the line's address and "&" on a board of a line tried.
+    nothing else, the line's address and "&" on a board of a line tried. ``better``
+    marks the squares a better move than one played from here leaves and reaches (the
+    review's, looking back at the moment before a mistake).
     """
     if mover is not None and (position.is_over or Color(mover) is not position.turn):
         mover = None
-    if isinstance(hint, str):
-        try:
-            hint = parse_move(hint)
-        except InvalidMoveError:
-            hint = None
+    hint = _move_or_none(hint)
+    better = _move_or_none(better)
     origin = _square_or_none(picked)
     if origin is None and hint is not None:
         origin = hint.origin
@@ -132,6 +133,7 @@ def draw_board(
     last = position.last_move
     captured = set(position.last_captured)
     hinted = {hint.origin, hint.target} if hint is not None else set()
+    bettered = {better.origin, better.target} if better is not None else set()
     board = position.board()
     squares: list[Cell | RowNumber] = []
     for row in range(7):
@@ -162,6 +164,7 @@ def draw_board(
                     was_captured=square in captured,
                     is_hint=square in hinted,
                     goal=GOAL_OF.get(square, ""),
+                    better=str(better) if square in bettered else "",
                 )
             )
     return Board(
@@ -170,6 +173,16 @@ def draw_board(
         picked=str(SQUARES[origin]) if origin is not None else "",
         hint=hint_words(position, hint) if hint is not None else "",
     )
+
+
+def _move_or_none(move: Move | str | None) -> Move | None:
+    """A move given as itself or its notation; None for none, or for text no move."""
+    if not isinstance(move, str):
+        return move
+    try:
+        return parse_move(move)
+    except InvalidMoveError:
+        return None
 
 
 def _square_or_none(text: str) -> int | None:
@@ -225,7 +238,11 @@ def why(outcome: Outcome) -> str:
 
 
 def describe(
-    position: Position, outcome: Outcome | None, seated: frozenset[str], waiting: bool = False
+    position: Position,
+    outcome: Outcome | None,
+    seated: frozenset[str],
+    waiting: bool = False,
+    going_on: bool = True,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours, with the
     pieces each side has left (``game.moves.describe``)."""
@@ -236,6 +253,7 @@ def describe(
         seated,
         waiting,
         why,
+        going_on,
         dark_hand=_pieces(dark),
         light_hand=_pieces(light),
     )

@@ -53,6 +53,7 @@ class Cell(NamedTuple):
     was_cleared: bool  # the last move's thunder-stone cleared this square
     is_hint: bool  # the hint asked for is a move here
     hinges: str  # the sides its stone scores by ("nwes"), when they are shown
+    better: str = ""  # looking back before a judged move: the better move, played here
 
 
 @drawn_by("game/_row_number.html", "row")
@@ -132,6 +133,7 @@ def draw_board(
     target: str = "#game",
     held_only: bool = False,
     here: str = "?",  # noqa: ARG001 (the stone links are the templates' to make)
+    better: Move | str | None = None,
 ) -> Board:
     """The board of ``position`` for a viewer who may place ``mover``'s next stone.
 
@@ -143,7 +145,9 @@ def draw_board(
     (``Board.hint``). ``hinges`` shows the sides every stone
     scores by, so a new player sees where the points come from. ``target`` is the
     part of the page a choice of stone redraws; ``held_only`` offers only the stones
-    the mover holds (a lesson shows none it never gave as spent).
+    the mover holds (a lesson shows none it never gave as spent). ``better``, a move
+    or its notation, marks its square as the better move than one played from here
+    (the review's, looking back at the moment before a mistake).
     """
     if mover is not None and (position.is_over or Color(mover) is not position.turn):
         mover = None
@@ -172,6 +176,9 @@ def draw_board(
     last_square = last.square if last is not None else None
     cleared = set(position.last_removed)
     hint_square = hint.square if hint is not None else None
+    if isinstance(better, str):
+        better = parse_move(better)
+    better_square = better.square if better is not None else None
     board = position.board()
     squares: list[Cell | RowNumber] = []
     for row in range(7):
@@ -203,6 +210,7 @@ def draw_board(
                     was_cleared=square in cleared,
                     is_hint=square == hint_square,
                     hinges=position.scoring_sides(square) if hinges and color else "",
+                    better=str(better) if square == better_square else "",
                 )
             )
     return Board(
@@ -291,6 +299,7 @@ def describe(
     outcome: Outcome | None,
     seated: frozenset[str],
     waiting: bool = False,
+    going_on: bool = True,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours, with the
     special stones each side holds (``game.moves.describe``)."""
@@ -300,6 +309,7 @@ def describe(
         seated,
         waiting,
         why,
+        going_on,
         dark_hand=_hand(position, Color.DARK),
         light_hand=_hand(position, Color.LIGHT),
     )

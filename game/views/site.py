@@ -10,7 +10,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import limits, play, seats
-from game.forms import NewGameForm
+from game.forms import NewGameForm, forms_of_kinds
+from game.kinds import GameKind
 from game.pages import arena_ratings, my_game_lines
 from game.registry import DEFAULT, KINDS, find_kind, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
@@ -20,9 +21,10 @@ from notifications import turns
 @require_http_methods(["GET", "HEAD", "POST"])
 @limits.limited(limits.CREATE, too_many)
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    """The welcome page; its form starts a game and redirects to it."""
-    form = NewGameForm(request.POST or None, kind=kind_named(request.POST.get("game")))
+    """The welcome page; its form starts a game and redirects to it. ``?game=`` chooses
+    the game the form starts with (its levels and rules checked as they begin)."""
     if request.method == "POST":
+        form = NewGameForm(request.POST, kind=kind_named(request.POST.get("game")))
         user = request.user if request.user.is_authenticated else None
         if form.is_valid() and form.cleaned_data["rated"]:
             if user is None:
@@ -42,20 +44,33 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             seats.remember(request, game.public_id, tokens)
             return to_game(request, game)
         return render(request, "game/home.html", _home_context(form), status=400)
+    kind = _kind_asked(request.GET.get("game"))
+    form = NewGameForm(kind=kind, initial={"game": kind.name})
     context = _home_context(form) | {"your_turn": turns.your_turn(request)}
     return render(request, "game/home.html", context)
 
 
+def _kind_asked(name: str | None) -> GameKind:
+    """The game a query's ``game`` names, the default for none; 404 for no game here."""
+    if name is None:
+        return DEFAULT
+    try:
+        return find_kind(name)
+    except KeyError:
+        raise Http404("there is no such game") from None
+
+
 def _home_context(form: NewGameForm) -> dict[str, object]:
-    others = [kind for kind in KINDS.values() if kind is not DEFAULT]
     # Each choice of game beside its kind, whose words say what the game is.
     game_choices = [(choice, find_kind(choice.data["value"])) for choice in form["game"]]
     return {
         "form": form,
         "game_choices": game_choices,
         "default": DEFAULT,
-        "levels": DEFAULT.players.levels,
-        "others": others,
+        "kinds": list(KINDS.values()),
+        # Every game's levels are offered, each game's apart; one level is checked.
+        "chosen_level": form["level"].value(),
+        "rules_forms": forms_of_kinds(form),
     }
 
 

@@ -456,6 +456,8 @@ function fitRow(lobby, row) {
   const mine = row.dataset.owner === lobby.dataset.me;
   row.classList.toggle("challenge--mine", mine);
   row.querySelector(mine ? ".challenge__accept" : ".challenge__cancel")?.remove();
+  // The side played, said to the creator as theirs and to anyone else as the other.
+  row.querySelector(`[data-side-text="${mine ? "others" : "owner"}"]`)?.remove();
   for (const form of row.querySelectorAll("form")) {
     if (!form.querySelector("[name=csrfmiddlewaretoken]")) {
       const token = document.createElement("input");
@@ -584,23 +586,37 @@ if (lobbyElement && window.EventSource) openLobby(lobbyElement);
   listen(() => watch.dataset.liveUrl, { watch: reloadWatch }, reloadWatch);
 })();
 
-// The new-game form: the computer's level shows only for a game against the computer,
-// the colour only for a game against someone ([data-for-modes]). Without script both
-// stay in sight, their legends saying when they apply.
-(() => {
-  const form = document.querySelector(".new-game__form");
-  if (!form) return;
-  const parts = form.querySelectorAll("[data-for-modes]");
-  const show = () => {
-    const mode = form.querySelector("input[name=mode]:checked")?.value;
-    for (const part of parts) {
-      part.hidden = Boolean(mode) && !part.dataset.forModes.split(" ").includes(mode);
-    }
-  };
+// The new-game and challenge forms show only the parts that apply: the computer's
+// level for a game against the computer, the colour for a game against someone
+// ([data-for-modes]), and each game's own levels and rules for that game
+// ([data-for-game]). Without script every part stays in sight, its legend saying when
+// and for which game it applies.
+function showFormParts(form) {
+  const mode = form.querySelector("input[name=mode]:checked")?.value;
+  const game = form.querySelector("input[name=game]:checked")?.value;
+  for (const part of form.querySelectorAll("[data-for-modes], [data-for-game]")) {
+    const modes = part.dataset.forModes?.split(" ");
+    const forGame = part.dataset.forGame;
+    part.hidden = Boolean(mode && modes && !modes.includes(mode)) ||
+      Boolean(game && forGame && forGame !== game);
+  }
+  // One level is sent whatever the game: the one checked among the game's own, or,
+  // when it is another game's, the game's level checked last, or its weakest.
+  const levels = game && form.querySelector(`[data-levels-of="${CSS.escape(game)}"]`);
+  const checked = form.querySelector("input[name=level]:checked");
+  if (levels && !(checked && levels.contains(checked))) {
+    const inputs = [...levels.querySelectorAll("input[name=level]")];
+    const choice = inputs.find((input) => input.value === levels.dataset.kept) || inputs[0];
+    if (choice) choice.checked = true;
+  }
+}
+for (const form of document.querySelectorAll(".new-game__form, [data-challenge-form]")) {
   form.addEventListener("change", (event) => {
-    if (event.target.name === "mode") show();
+    const levels = event.target.closest("[data-levels-of]");
+    if (event.target.name === "level" && levels) levels.dataset.kept = event.target.value;
+    if (["mode", "game"].includes(event.target.name)) showFormParts(form);
   });
-  // A page the browser brings back keeps the mode chosen before.
-  window.addEventListener("pageshow", show);
-  show();
-})();
+  // A page the browser brings back keeps the choices made before.
+  window.addEventListener("pageshow", () => showFormParts(form));
+  showFormParts(form);
+}
