@@ -71,6 +71,26 @@ DEBUG = env_bool("DJANGO_DEBUG")
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", LOOPBACK_HOSTS)
+# Others can reach the site where it answers to more than loopback names, or where a
+# proxy hands it other people's requests.
+_PUBLIC_HOSTS = [host for host in ALLOWED_HOSTS if host not in LOOPBACK_HOSTS]
+_REACHED_BY = ", ".join(_PUBLIC_HOSTS) or "the requests a proxy hands it"
+_REACHABLE = bool(_PUBLIC_HOSTS) or env_bool("DJANGO_BEHIND_PROXY") or env_bool("DJANGO_SECURE")
+
+
+def key_weakness(key: str) -> str:
+    """Why ``key`` is too weak to sign with, in words, or "" if it is not: Django's
+    own measure (security.W009), 50 characters and 5 different ones at least, and not
+    marked insecure. Never says the key itself."""
+    if key.startswith("django-insecure-"):
+        return "it starts with django-insecure-, Django's mark of an insecure key"
+    if len(key) < 50:
+        return f"{len(key)} character{'s' if len(key) != 1 else ''}, and 50 is the least"
+    if len(set(key)) < 5:
+        return f"only {len(set(key))} different characters, and 5 is the least"
+    return ""
+
+
 if not SECRET_KEY:
     if env_bool("DJANGO_SECURE"):
         raise ImproperlyConfigured(
@@ -78,17 +98,22 @@ if not SECRET_KEY:
             "development key anyone could forge invite links and seat cookies. Set "
             "DJANGO_SECRET_KEY to a long random secret (see the README)."
         )
-    # The public key only where nobody else can reach the site: it answers to
-    # loopback names alone, and no proxy hands it other people's requests.
-    public = [host for host in ALLOWED_HOSTS if host not in LOOPBACK_HOSTS]
-    if public or env_bool("DJANGO_BEHIND_PROXY"):
+    # The public key only where nobody else can reach the site.
+    if _REACHABLE:
         raise ImproperlyConfigured(
-            f"DJANGO_SECRET_KEY is not set, and the site answers to "
-            f"{', '.join(public) or 'the requests a proxy hands it'}: with the public "
-            "development key anyone could forge invite links and seat cookies. Set "
-            "DJANGO_SECRET_KEY to a long random secret (see the README)."
+            f"DJANGO_SECRET_KEY is not set, and the site answers to {_REACHED_BY}: with "
+            "the public development key anyone could forge invite links and seat "
+            "cookies. Set DJANGO_SECRET_KEY to a long random secret (see the README)."
         )
     SECRET_KEY = "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production"
+elif _REACHABLE and (weakness := key_weakness(SECRET_KEY)):
+    # A short key is guessed offline from one signed cookie, and then every session,
+    # seat and invite is forged: on loopback only check --deploy's warning says so.
+    raise ImproperlyConfigured(
+        f"DJANGO_SECRET_KEY is too weak: {weakness}; the site answers to {_REACHED_BY}, "
+        "and anyone who guessed the key could forge sessions, invite links and seat "
+        "cookies. Set DJANGO_SECRET_KEY to a long random secret (see the README)."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
