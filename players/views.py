@@ -320,7 +320,7 @@ class GuestNameForm(forms.Form):
             raise forms.ValidationError(
                 "A name is 2 to 20 letters (a to z), digits, spaces, _ or -.", code="invalid"
             )
-        if is_reserved(name) or is_reserved(name.replace(" ", "")):
+        if is_reserved(name):
             raise forms.ValidationError(f"{name!r} is a name the site uses itself.")
         # A guest may not pass for a player with an account.
         if get_user_model().objects.filter(username__iexact=name).exists():

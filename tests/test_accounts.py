@@ -16,6 +16,14 @@ from tests.support.accounts import PASSWORD, sign_up
 
 pytestmark = pytest.mark.django_db
 
+# Names that pass for the site's own: a level's, the computer's, a deleted account's,
+# the words a page puts where a name stands; in look-alike letters, with separators,
+# a number or a trailing "bot" added.
+LOOKALIKES = [
+    "W1ta", "Wita-bot", "c0mputer", "deleted_player", "Program", "Watcher", "dark",
+    "light", "tie", "Draw", "SYSTEM", "Guest_7", "Cornputer", "Ce0rl2",
+]  # fmt: skip
+
 
 def log_in(client: Client, login: str, password: str = PASSWORD):
     return client.post("/accounts/login/", {"login": login, "password": password})
@@ -74,6 +82,7 @@ def test_an_address_given_is_sent_a_verification_mail(client):
         ("tegn", "a name the site uses itself"),
         ("Ealdormann", "a name the site uses itself"),
         ("computer", "a name the site uses itself"),
+        *((name, "a name the site uses itself") for name in LOOKALIKES),
     ],
 )
 def test_a_name_the_rules_refuse_makes_no_account(client, username, says):
@@ -81,6 +90,13 @@ def test_a_name_the_rules_refuse_makes_no_account(client, username, says):
     assert response.status_code == 200
     assert says in response.content.decode()
     assert not get_user_model().objects.exists()
+
+
+@pytest.mark.parametrize("name", ["Ann", "Darkling", "Lighthouse", "Tiernan", "Robot", "Drawn"])
+def test_a_real_name_that_holds_a_word_of_the_sites_is_taken(client, name):
+    assert not is_reserved(name)
+    assert sign_up(client, name).status_code == 302
+    assert get_user_model().objects.get().username == name
 
 
 def test_names_are_unique_ignoring_case(client):
@@ -103,6 +119,14 @@ def test_the_reserved_names_include_every_level_by_id_and_name():
     assert is_reserved("cild") and is_reserved("CEORL") and is_reserved("Þegn")
     assert is_reserved("ealdor") and is_reserved("Wita") and is_reserved("api")
     assert not is_reserved("Wulfstan")
+
+
+def test_a_name_in_other_letters_is_read_as_the_plain_one():
+    # Only a–z may be typed in a name; the check holds whatever reaches it.
+    assert is_reserved("Ｗｉｔａ") and is_reserved("Wíta")
+    assert is_reserved("ⓌⒾⓉⒶ") and is_reserved("W|ta")
+    assert is_reserved("bot") and is_reserved("Botbot") and is_reserved("Wita computer")
+    assert not is_reserved("Ceorlwulf") and not is_reserved("Witan")
 
 
 def test_every_game_s_name_and_its_levels_are_reserved():
@@ -281,6 +305,9 @@ def test_a_guest_names_themselves_and_opponents_and_watchers_see_it(client):
         ("<script>", "2 to 20 letters"),
         ("a" * 21, "at most 20 characters"),
         ("Wita", "a name the site uses itself"),
+        ("Wita bot", "a name the site uses itself"),
+        ("deleted player", "a name the site uses itself"),
+        *((name, "a name the site uses itself") for name in LOOKALIKES),
         ("Sigeric", "name here: choose another"),
         ("sigeric", "name here: choose another"),
     ],
