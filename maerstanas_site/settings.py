@@ -300,12 +300,13 @@ AUTH_PASSWORD_VALIDATORS = [
 ADMIN_PATH = os.environ.get("DJANGO_ADMIN_PATH", "").strip().strip("/")
 
 # Mail (an address's verification, a password reset) goes through Django's e-mail
-# backend: SMTP at DJANGO_EMAIL_HOST when it is set, else written to the console.
+# backend: SMTP at DJANGO_EMAIL_HOST when it is set. Else it is not sent, and only
+# that it was not (to whom, its subject) is logged: its body holds reset links.
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
 EMAIL_BACKEND = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
-    else "django.core.mail.backends.console.EmailBackend"
+    else "maerstanas_site.mail.UnsentBackend"
 )
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
