@@ -213,10 +213,19 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each server process's memory; no other service. Pictures drawn (some 50 kB each,
-# 70 ms of a core to draw) are kept by their ETag.
+# The default cache is a table of the site's own database (made by the migration
+# players/0004), so what is counted in it holds across every server process and
+# host: django-allauth's limits on logins, sign-ups and reset mails, which counted in
+# each process's memory let a guesser have a few times the allowance. Its rows are
+# those limits' recent attempts; MAX_ENTRIES stands far above them, since past it
+# Django deletes a third of the rows, counts and all. Pictures drawn (some 50 kB
+# each, 70 ms of a core to draw) are kept by their ETag in each process's memory.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "site_cache",
+        "OPTIONS": {"MAX_ENTRIES": 200_000},
+    },
     "pictures": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "pictures",
