@@ -289,6 +289,16 @@ ACCOUNT_UNIQUE_EMAIL = True
 # keeps it so, rather than ending it with the browser.
 ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_ADAPTER = "players.adapter.AccountAdapter"
+# Failed logins, counted in the shared cache: per address and name (the adapter's key)
+# 5 in 5 minutes, 10 in an hour, 20 in a day, so a guesser waits longer each round
+# while the owner logs in from their own address; and per address, whatever the
+# names, 10 a minute, 30 an hour, 100 a day. Off with the site's own limits, for load
+# tests from one address.
+ACCOUNT_RATE_LIMITS = (
+    {"login_failed": "10/m/ip,30/h/ip,100/d/ip,5/5m/key,10/h/key,20/d/key"}
+    if RATE_LIMITS
+    else False
+)
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_USERNAME_VALIDATORS = "players.names.VALIDATORS"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
