@@ -289,6 +289,9 @@ ACCOUNT_UNIQUE_EMAIL = True
 # keeps it so, rather than ending it with the browser.
 ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_ADAPTER = "players.adapter.AccountAdapter"
+# A sign-up with an address that has an account looks like any other (players/forms.py);
+# a password reset does already (allauth's ACCOUNT_PREVENT_ENUMERATION, on by default).
+ACCOUNT_FORMS = {"signup": "players.forms.SignupForm"}
 # Failed logins, counted in the shared cache: per address and name (the adapter's key)
 # 5 in 5 minutes, 10 in an hour, 20 in a day, so a guesser waits longer each round
 # while the owner logs in from their own address; and per address, whatever the

@@ -8,6 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.cache import caches
 from django.test import Client
 
 from game.models import BrowserGame, Game, Seat, account_token
@@ -97,6 +98,66 @@ def test_a_real_name_that_holds_a_word_of_the_sites_is_taken(client, name):
     assert not is_reserved(name)
     assert sign_up(client, name).status_code == 302
     assert get_user_model().objects.get().username == name
+
+
+def messages_after(client: Client, response) -> list[str]:
+    """The words the page a response leads to says to the player (its messages)."""
+    page = BeautifulSoup(client.get(response["Location"]).content, "html.parser")
+    return [item.get_text(" ", strip=True) for item in page.select(".messages li")]
+
+
+def test_a_sign_up_with_a_taken_address_looks_like_one_with_a_free_one(client):
+    from allauth.account.models import EmailAddress
+
+    sign_up(Client(), "Hild", email="hild@example.org")
+    caches["default"].clear()  # allauth's wait between two mails to her address is over
+    mail.outbox.clear()
+    free = sign_up(client, "Osric", email="osric@example.org")
+    other = Client()
+    taken = sign_up(other, "Oswy", email="HILD@example.org")
+    assert free.status_code == taken.status_code == 302
+    assert free["Location"] == taken["Location"]
+    said = messages_after(client, free)
+    assert said and any("osric@example.org" in line for line in said)
+    assert [line.replace("osric@", "hild@").replace("Osric", "Oswy") for line in said] == [
+        line.replace("HILD@", "hild@") for line in messages_after(other, taken)
+    ]
+    # Both made an account; the address stays Hild's alone, and she is told by mail.
+    oswy = get_user_model().objects.get(username="Oswy")
+    assert oswy.email == "" and not EmailAddress.objects.filter(user=oswy).exists()
+    assert EmailAddress.objects.get(email__iexact="hild@example.org").user.username == "Hild"
+    assert sorted(message.to[0].lower() for message in mail.outbox) == [
+        "hild@example.org",
+        "osric@example.org",
+    ]
+    told = next(message for message in mail.outbox if message.to[0].lower() == "hild@example.org")
+    assert "already exists" in told.body and "/accounts/password/reset/" in told.body
+    assert "/accounts/confirm-email/" not in told.body
+    # Again at once: no second mail to her (allauth's wait), and the same words.
+    again = Client()
+    third = sign_up(again, "Wulfstan", email="hild@example.org")
+    assert messages_after(again, third) == [
+        "Confirmation email sent to hild@example.org.",
+        "Successfully signed in as Wulfstan.",
+    ]
+    assert len(mail.outbox) == 2
+
+
+def test_a_password_reset_says_the_same_of_a_known_and_an_unknown_address(client):
+    sign_up(Client(), "Hild", email="hild@example.org")
+    mail.outbox.clear()
+    known = client.post("/accounts/password/reset/", {"email": "hild@example.org"})
+    other = Client()
+    unknown = other.post("/accounts/password/reset/", {"email": "nobody@example.org"})
+    assert known.status_code == unknown.status_code == 302
+    assert known["Location"] == unknown["Location"]
+
+    def said(client: Client, response) -> str:
+        page = BeautifulSoup(client.get(response["Location"]).content, "html.parser")
+        return page.select_one("main").get_text(" ", strip=True)
+
+    assert said(client, known) == said(other, unknown)
+    assert [message.to for message in mail.outbox] == [["hild@example.org"], ["nobody@example.org"]]
 
 
 def test_names_are_unique_ignoring_case(client):
