@@ -222,6 +222,86 @@ def test_logging_out_takes_a_post_and_a_get_only_asks(client):
     assert "data-username" not in client.get("/").content.decode()
 
 
+def copy_of(client: Client) -> Client:
+    """Another client holding a copy of ``client``'s cookies, as one who took them would."""
+    copy = Client()
+    for name, cookie in client.cookies.items():
+        copy.cookies[name] = cookie.value
+    return copy
+
+
+def test_a_copied_session_cookie_is_logged_out_with_the_browser_it_came_from(client):
+    game = new_hotseat(client)  # a guest's seats, in the cookie
+    sign_up(client, "Leofric")
+    copy = copy_of(client)
+    assert 'data-username="Leofric"' in copy.get("/").content.decode()
+    assert client.post("/accounts/logout/").status_code == 302
+    assert "data-username" not in copy.get("/").content.decode()
+    assert copy.get("/accounts/settings/")["Location"].startswith("/accounts/login/")
+    assert copy.post("/accounts/delete/", {"password": PASSWORD}).status_code == 302
+    assert get_user_model().objects.filter(username="Leofric").exists()
+    # The seats the cookie held as a guest's still play, as a guest's do.
+    response = copy.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
+    assert response.status_code == 303
+    assert Game.objects.get(pk=game.pk).ply == 1
+
+
+def test_an_asynchronous_view_reads_an_ended_login_as_a_guest_too(client):
+    from asgiref.sync import async_to_sync
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.test import RequestFactory
+
+    from players.sessions import AuthenticationMiddleware
+
+    sign_up(client, "Leofric")
+    cookie = client.cookies["sessionid"].value
+
+    def user_of(copy: str, asynchronous: bool):
+        request = RequestFactory().get("/lobby/live", HTTP_COOKIE=f"sessionid={copy}")
+        SessionMiddleware(lambda request: None).process_request(request)
+        AuthenticationMiddleware(lambda request: None).process_request(request)
+        return async_to_sync(request.auser)() if asynchronous else request.user
+
+    assert user_of(cookie, asynchronous=True).username == "Leofric"
+    client.post("/accounts/logout/")
+    assert not user_of(cookie, asynchronous=True).is_authenticated
+    assert not user_of(cookie, asynchronous=False).is_authenticated
+
+
+def test_logging_out_ends_only_that_browsers_login(client):
+    sign_up(client, "Leofric")
+    elsewhere = Client()
+    log_in(elsewhere, "Leofric")
+    copy = copy_of(elsewhere)
+    client.post("/accounts/logout/")
+    assert 'data-username="Leofric"' in elsewhere.get("/").content.decode()
+    assert 'data-username="Leofric"' in copy.get("/").content.decode()
+    log_in(client, "Leofric")  # a new login of the first browser is a login again
+    assert 'data-username="Leofric"' in client.get("/").content.decode()
+
+
+def test_a_login_is_checked_by_one_indexed_query_a_request_and_a_guest_by_none(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from players.models import LoginSession
+
+    table = LoginSession._meta.db_table
+
+    def logins_read(visitor: Client) -> list[str]:
+        with CaptureQueriesContext(connection) as done:
+            assert visitor.get("/games/").status_code == 200
+        return [query["sql"] for query in done.captured_queries if table in query["sql"]]
+
+    guest = Client()
+    new_hotseat(guest)
+    assert logins_read(guest) == []
+    sign_up(client, "Leofric")
+    new_hotseat(client)
+    [read] = logins_read(client)
+    assert read.startswith("SELECT") and f'"{table}"."key" = ' in read
+
+
 def test_logging_in_makes_this_browsers_games_the_accounts(client):
     game = new_hotseat(client)
     assert not Seat.objects.filter(user__isnull=False).exists()
