@@ -204,3 +204,22 @@ def test_a_servers_log_keeps_no_reset_key_when_it_has_no_smtp(tmp_path: Path):
     assert not re.search(r"/password/reset/key/(?!\[secret\])", logged), logged
     assert not re.search(r"/confirm-email/(?!\[secret\])", logged), logged
     assert "made-up" not in logged
+
+
+@pytest.mark.live
+def test_a_sync_workers_access_log_keeps_no_secret_either(tmp_path: Path):
+    """Served as WSGI under gunicorn's own worker (the README's other way), the access
+    log is gunicorn's, not uvicorn's: it is redacted all the same."""
+    env = site_env(tmp_path, GUNICORN_ACCESS_LOG="-")
+    prepare(env)
+    server = Server(env, workers=1, app="maerstanas_site.wsgi", args=("--worker-class", "sync"))
+    server.start()
+    try:
+        assert httpx.get(f"{server.url}/accounts/password/reset/key/1-s3cr3tkey/").status_code
+        assert httpx.get(f"{server.url}/g/abc/seat/dark/s3cr3tseat/").status_code
+    finally:
+        server.stop()
+    logged = server.log.read_text()
+    assert "/accounts/password/reset/key/[secret]/" in logged
+    assert "/g/abc/seat/dark/[secret]/" in logged
+    assert "s3cr3t" not in logged
