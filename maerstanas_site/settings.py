@@ -290,8 +290,10 @@ ACCOUNT_UNIQUE_EMAIL = True
 # keeps it so, rather than ending it with the browser.
 ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_ADAPTER = "players.adapter.AccountAdapter"
-# A sign-up with an address that has an account looks like any other (players/forms.py);
-# a password reset does already (allauth's ACCOUNT_PREVENT_ENUMERATION, on by default).
+# Nobody learns whether an address has an account: a password reset answers alike for
+# any address (allauth's enumeration prevention), and so does a sign-up with an address
+# that has one (players/forms.py), allauth's own refusing it in so many words.
+ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_FORMS = {"signup": "players.forms.SignupForm"}
 # Failed logins, counted in the shared cache: per address and name (the adapter's key)
 # 5 in 5 minutes, 10 in an hour, 20 in a day, so a guesser waits longer each round
