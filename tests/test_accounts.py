@@ -246,6 +246,23 @@ def test_a_copied_session_cookie_is_logged_out_with_the_browser_it_came_from(cli
     assert Game.objects.get(pk=game.pk).ply == 1
 
 
+def test_changing_the_password_keeps_this_browser_in_and_ends_the_others(client):
+    sign_up(client, "Leofric")
+    elsewhere = Client()
+    log_in(elsewhere, "Leofric")
+    changed = client.post(
+        "/accounts/password/change/",
+        {
+            "oldpassword": PASSWORD,
+            "password1": "woden-takes-over-77",
+            "password2": "woden-takes-over-77",
+        },
+    )
+    assert changed.status_code == 302
+    assert 'data-username="Leofric"' in client.get("/").content.decode()
+    assert "data-username" not in elsewhere.get("/").content.decode()
+
+
 def test_an_asynchronous_view_reads_an_ended_login_as_a_guest_too(client):
     from asgiref.sync import async_to_sync
     from django.contrib.sessions.middleware import SessionMiddleware
