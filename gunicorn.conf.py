@@ -1,7 +1,10 @@
 """Gunicorn defaults for serving the site; each can be set from the environment."""
 
+import logging
 import multiprocessing
 import os
+
+from maerstanas_site.logs import RedactSecrets
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # ASGI under uvicorn's worker: an open stream of a live page (game.live) costs a
@@ -29,3 +32,10 @@ forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1"
 # the first. Off unless a path of this instance's own is given.
 control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "")
 control_socket_disable = not control_socket
+
+
+def on_starting(server):
+    """Keep the secrets of addresses out of gunicorn's own access log too: the site's
+    worker redacts uvicorn's (maerstanas_site/workers.py), and the WSGI application
+    under gunicorn's sync worker logs through this one."""
+    logging.getLogger("gunicorn.access").addFilter(RedactSecrets())

@@ -71,6 +71,26 @@ DEBUG = env_bool("DJANGO_DEBUG")
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", LOOPBACK_HOSTS)
+# Others can reach the site where it answers to more than loopback names, or where a
+# proxy hands it other people's requests.
+_PUBLIC_HOSTS = [host for host in ALLOWED_HOSTS if host not in LOOPBACK_HOSTS]
+_REACHED_BY = ", ".join(_PUBLIC_HOSTS) or "the requests a proxy hands it"
+_REACHABLE = bool(_PUBLIC_HOSTS) or env_bool("DJANGO_BEHIND_PROXY") or env_bool("DJANGO_SECURE")
+
+
+def key_weakness(key: str) -> str:
+    """Why ``key`` is too weak to sign with, in words, or "" if it is not: Django's
+    own measure (security.W009), 50 characters and 5 different ones at least, and not
+    marked insecure. Never says the key itself."""
+    if key.startswith("django-insecure-"):
+        return "it starts with django-insecure-, Django's mark of an insecure key"
+    if len(key) < 50:
+        return f"{len(key)} character{'s' if len(key) != 1 else ''}, and 50 is the least"
+    if len(set(key)) < 5:
+        return f"only {len(set(key))} different characters, and 5 is the least"
+    return ""
+
+
 if not SECRET_KEY:
     if env_bool("DJANGO_SECURE"):
         raise ImproperlyConfigured(
@@ -78,17 +98,22 @@ if not SECRET_KEY:
             "development key anyone could forge invite links and seat cookies. Set "
             "DJANGO_SECRET_KEY to a long random secret (see the README)."
         )
-    # The public key only where nobody else can reach the site: it answers to
-    # loopback names alone, and no proxy hands it other people's requests.
-    public = [host for host in ALLOWED_HOSTS if host not in LOOPBACK_HOSTS]
-    if public or env_bool("DJANGO_BEHIND_PROXY"):
+    # The public key only where nobody else can reach the site.
+    if _REACHABLE:
         raise ImproperlyConfigured(
-            f"DJANGO_SECRET_KEY is not set, and the site answers to "
-            f"{', '.join(public) or 'the requests a proxy hands it'}: with the public "
-            "development key anyone could forge invite links and seat cookies. Set "
-            "DJANGO_SECRET_KEY to a long random secret (see the README)."
+            f"DJANGO_SECRET_KEY is not set, and the site answers to {_REACHED_BY}: with "
+            "the public development key anyone could forge invite links and seat "
+            "cookies. Set DJANGO_SECRET_KEY to a long random secret (see the README)."
         )
     SECRET_KEY = "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production"
+elif _REACHABLE and (weakness := key_weakness(SECRET_KEY)):
+    # A short key is guessed offline from one signed cookie, and then every session,
+    # seat and invite is forged: on loopback only check --deploy's warning says so.
+    raise ImproperlyConfigured(
+        f"DJANGO_SECRET_KEY is too weak: {weakness}; the site answers to {_REACHED_BY}, "
+        "and anyone who guessed the key could forge sessions, invite links and seat "
+        "cookies. Set DJANGO_SECRET_KEY to a long random secret (see the README)."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -117,7 +142,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, whose user is a guest once the login ended (logged out elsewhere).
+    "players.sessions.AuthenticationMiddleware",
     "players.middleware.ApiTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -188,10 +214,19 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each server process's memory; no other service. Pictures drawn (some 50 kB each,
-# 70 ms of a core to draw) are kept by their ETag.
+# The default cache is a table of the site's own database (made by the migration
+# players/0004), so what is counted in it holds across every server process and
+# host: django-allauth's limits on logins, sign-ups and reset mails, which counted in
+# each process's memory let a guesser have a few times the allowance. Its rows are
+# those limits' recent attempts; MAX_ENTRIES stands far above them, since past it
+# Django deletes a third of the rows, counts and all. Pictures drawn (some 50 kB
+# each, 70 ms of a core to draw) are kept by their ETag in each process's memory.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "site_cache",
+        "OPTIONS": {"MAX_ENTRIES": 200_000},
+    },
     "pictures": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "pictures",
@@ -255,15 +290,33 @@ ACCOUNT_UNIQUE_EMAIL = True
 # keeps it so, rather than ending it with the browser.
 ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_ADAPTER = "players.adapter.AccountAdapter"
+# Nobody learns whether an address has an account: a password reset answers alike for
+# any address (allauth's enumeration prevention), and so does a sign-up with an address
+# that has one (players/forms.py), allauth's own refusing it in so many words.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_FORMS = {"signup": "players.forms.SignupForm"}
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_USERNAME_VALIDATORS = "players.names.VALIDATORS"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
-# A password reset mails the address given, whoever asks: at most 3 requests an hour
-# for one address, and 10 an hour from one client (allauth counts them in the default
-# cache, answering 429 past them; players.adapter bounds the mail itself again, in the
-# database). allauth's defaults, 5 a minute for an address and 20 from a client, let
-# one client send an address some 300 mails an hour.
-ACCOUNT_RATE_LIMITS = {"reset_password": "10/h/ip,3/h/key"}
+# allauth's limits, counted in the shared cache (off with the site's own limits, for
+# load tests from one address):
+# - failed logins per address and name (the adapter's key) 5 in 5 minutes, 10 in an
+#   hour, 20 in a day, so a guesser waits longer each round while the owner logs in
+#   from their own address; and per address, whatever the names, 10 a minute, 30 an
+#   hour, 100 a day;
+# - a password reset mails the address given, whoever asks: at most 3 requests an
+#   hour for one address, and 10 an hour from one client (429 past them;
+#   players.adapter bounds the mail itself again, in the database). allauth's
+#   defaults, 5 a minute for an address and 20 from a client, let one client send an
+#   address some 300 mails an hour.
+ACCOUNT_RATE_LIMITS = (
+    {
+        "login_failed": "10/m/ip,30/h/ip,100/d/ip,5/5m/key,10/h/key,20/d/key",
+        "reset_password": "10/h/ip,3/h/key",
+    }
+    if RATE_LIMITS
+    else False
+)
 LOGIN_REDIRECT_URL = "/games/"
 LOGIN_URL = "/accounts/login/"
 AUTH_PASSWORD_VALIDATORS = [
@@ -281,12 +334,13 @@ AUTH_PASSWORD_VALIDATORS = [
 ADMIN_PATH = os.environ.get("DJANGO_ADMIN_PATH", "").strip().strip("/")
 
 # Mail (an address's verification, a password reset) goes through Django's e-mail
-# backend: SMTP at DJANGO_EMAIL_HOST when it is set, else written to the console.
+# backend: SMTP at DJANGO_EMAIL_HOST when it is set. Else it is not sent, and only
+# that it was not (to whom, its subject) is logged: its body holds reset links.
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
 EMAIL_BACKEND = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
-    else "django.core.mail.backends.console.EmailBackend"
+    else "maerstanas_site.mail.UnsentBackend"
 )
 EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
 EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")

@@ -8,4 +8,4 @@ class PlayersConfig(AppConfig):
     verbose_name = "Players"
 
     def ready(self) -> None:
-        from players import rating, signals  # noqa: F401  (connects the receivers)
+        from players import rating, sessions, signals  # noqa: F401  (connects the receivers)

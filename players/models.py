@@ -143,3 +143,25 @@ def blocks(blocker_id: int | None, blocked_id: int | None) -> bool:
     if blocker_id is None or blocked_id is None:
         return False
     return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def new_login_key() -> str:
+    """A login's id: 256 random bits, kept in its browser's (signed) session."""
+    return secrets.token_urlsafe(32)
+
+
+class LoginSession(models.Model):
+    """One login of an account in one browser, while it lasts. Sessions are signed
+    cookies, which the server cannot take back: a copy of one would stay logged in
+    after its browser logged out. So each login is a row, its key kept in the
+    session, and logging out deletes it; a session whose row is gone is a guest's
+    (players.sessions)."""
+
+    key = models.CharField(max_length=64, primary_key=True, default=new_login_key)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="login_sessions"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} since {self.created:%Y-%m-%d %H:%M}"

@@ -3,6 +3,7 @@ players' public pages: profiles, the leaderboard and their JSON."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, NamedTuple
@@ -313,7 +314,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
             else:
                 status = 400
         elif action == "revoke":
-            user.api_tokens.filter(pk=request.POST.get("token", "")[:20] or None).delete()
+            revoke_token(user, request.POST.get("token", ""))
             return redirect("account-tokens")
         elif action == "bot":
             Account.objects.update_or_create(
@@ -331,6 +332,21 @@ def tokens(request: HttpRequest) -> HttpResponse:
     response = render(request, "players/tokens.html", context, status=status)
     response["Cache-Control"] = "no-store"  # a new token is shown once, never kept
     return response
+
+
+# A token's id as the form sends it: a row's primary key, which fits in 64 bits.
+TOKEN_ID = re.compile(r"[0-9]{1,18}")
+
+
+def revoke_token(user: Any, token_id: str) -> None:
+    """Delete the account's token of that id. Anything else (text that is no id, an
+    id of another account's token or of none) is a 404: the database is never asked
+    to read a word as a number."""
+    if not TOKEN_ID.fullmatch(token_id):
+        raise Http404("There is no such token of yours.")
+    deleted, _ = user.api_tokens.filter(pk=int(token_id)).delete()
+    if not deleted:
+        raise Http404("There is no such token of yours.")
 
 
 def is_bot(user: Any) -> bool:
@@ -355,7 +371,7 @@ class GuestNameForm(forms.Form):
             raise forms.ValidationError(
                 "A name is 2 to 20 letters (a to z), digits, spaces, _ or -.", code="invalid"
             )
-        if is_reserved(name) or is_reserved(name.replace(" ", "")):
+        if is_reserved(name):
             raise forms.ValidationError(f"{name!r} is a name the site uses itself.")
         # A guest may not pass for a player with an account.
         if get_user_model().objects.filter(username__iexact=name).exists():

@@ -47,13 +47,23 @@ def _plain_static_storage(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _empty_caches() -> Iterator[None]:
-    """Each test starts with the server's caches empty (pictures kept by their ETag),
-    as a fresh server process does."""
+def _empty_caches(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test starts with the server's caches empty (pictures kept by their ETag,
+    allauth's limits in the database's table), as a fresh site does. The table is
+    emptied only for a test given the database, once it has it: a transactional
+    test's flush leaves it as it was."""
     from django.core.cache import caches
+    from django.core.cache.backends.db import DatabaseCache
 
-    for cache in caches.all(initialized_only=True):
-        cache.clear()
+    given = {"db", "transactional_db", "live_server"} & set(request.fixturenames)
+    if request.node.get_closest_marker("django_db") or given:
+        request.getfixturevalue("_django_db_helper")  # as pytest-django's own marker does
+        for cache in caches.all():
+            cache.clear()
+    else:
+        for cache in caches.all(initialized_only=True):
+            if not isinstance(cache, DatabaseCache):
+                cache.clear()
     yield
 
 

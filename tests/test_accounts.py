@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import Client
 
 from game.models import BrowserGame, Game, Seat, account_token
@@ -16,6 +16,14 @@ from players.names import is_reserved
 from tests.support.accounts import PASSWORD, sign_up
 
 pytestmark = pytest.mark.django_db
+
+# Names that pass for the site's own: a level's, the computer's, a deleted account's,
+# the words a page puts where a name stands; in look-alike letters, with separators,
+# a number or a trailing "bot" added.
+LOOKALIKES = [
+    "W1ta", "Wita-bot", "c0mputer", "deleted_player", "Program", "Watcher", "dark",
+    "light", "tie", "Draw", "SYSTEM", "Guest_7", "Cornputer", "Ce0rl2",
+]  # fmt: skip
 
 
 def log_in(client: Client, login: str, password: str = PASSWORD):
@@ -75,6 +83,7 @@ def test_an_address_given_is_sent_a_verification_mail(client):
         ("tegn", "a name the site uses itself"),
         ("Ealdormann", "a name the site uses itself"),
         ("computer", "a name the site uses itself"),
+        *((name, "a name the site uses itself") for name in LOOKALIKES),
     ],
 )
 def test_a_name_the_rules_refuse_makes_no_account(client, username, says):
@@ -82,6 +91,73 @@ def test_a_name_the_rules_refuse_makes_no_account(client, username, says):
     assert response.status_code == 200
     assert says in response.content.decode()
     assert not get_user_model().objects.exists()
+
+
+@pytest.mark.parametrize("name", ["Ann", "Darkling", "Lighthouse", "Tiernan", "Robot", "Drawn"])
+def test_a_real_name_that_holds_a_word_of_the_sites_is_taken(client, name):
+    assert not is_reserved(name)
+    assert sign_up(client, name).status_code == 302
+    assert get_user_model().objects.get().username == name
+
+
+def messages_after(client: Client, response) -> list[str]:
+    """The words the page a response leads to says to the player (its messages)."""
+    page = BeautifulSoup(client.get(response["Location"]).content, "html.parser")
+    return [item.get_text(" ", strip=True) for item in page.select(".messages li")]
+
+
+def test_a_sign_up_with_a_taken_address_looks_like_one_with_a_free_one(client):
+    from allauth.account.models import EmailAddress
+
+    sign_up(Client(), "Hild", email="hild@example.org")
+    caches["default"].clear()  # allauth's wait between two mails to her address is over
+    mail.outbox.clear()
+    free = sign_up(client, "Osric", email="osric@example.org")
+    other = Client()
+    taken = sign_up(other, "Oswy", email="HILD@example.org")
+    assert free.status_code == taken.status_code == 302
+    assert free["Location"] == taken["Location"]
+    said = messages_after(client, free)
+    assert said and any("osric@example.org" in line for line in said)
+    assert [line.replace("osric@", "hild@").replace("Osric", "Oswy") for line in said] == [
+        line.replace("HILD@", "hild@") for line in messages_after(other, taken)
+    ]
+    # Both made an account; the address stays Hild's alone, and she is told by mail.
+    oswy = get_user_model().objects.get(username="Oswy")
+    assert oswy.email == "" and not EmailAddress.objects.filter(user=oswy).exists()
+    assert EmailAddress.objects.get(email__iexact="hild@example.org").user.username == "Hild"
+    assert sorted(message.to[0].lower() for message in mail.outbox) == [
+        "hild@example.org",
+        "osric@example.org",
+    ]
+    told = next(message for message in mail.outbox if message.to[0].lower() == "hild@example.org")
+    assert "already exists" in told.body and "/accounts/password/reset/" in told.body
+    assert "/accounts/confirm-email/" not in told.body
+    # Again at once: no second mail to her (allauth's wait), and the same words.
+    again = Client()
+    third = sign_up(again, "Wulfstan", email="hild@example.org")
+    assert messages_after(again, third) == [
+        "Confirmation email sent to hild@example.org.",
+        "Successfully signed in as Wulfstan.",
+    ]
+    assert len(mail.outbox) == 2
+
+
+def test_a_password_reset_says_the_same_of_a_known_and_an_unknown_address(client):
+    sign_up(Client(), "Hild", email="hild@example.org")
+    mail.outbox.clear()
+    known = client.post("/accounts/password/reset/", {"email": "hild@example.org"})
+    other = Client()
+    unknown = other.post("/accounts/password/reset/", {"email": "nobody@example.org"})
+    assert known.status_code == unknown.status_code == 302
+    assert known["Location"] == unknown["Location"]
+
+    def said(client: Client, response) -> str:
+        page = BeautifulSoup(client.get(response["Location"]).content, "html.parser")
+        return page.select_one("main").get_text(" ", strip=True)
+
+    assert said(client, known) == said(other, unknown)
+    assert [message.to for message in mail.outbox] == [["hild@example.org"], ["nobody@example.org"]]
 
 
 def test_names_are_unique_ignoring_case(client):
@@ -104,6 +180,14 @@ def test_the_reserved_names_include_every_level_by_id_and_name():
     assert is_reserved("cild") and is_reserved("CEORL") and is_reserved("Þegn")
     assert is_reserved("ealdor") and is_reserved("Wita") and is_reserved("api")
     assert not is_reserved("Wulfstan")
+
+
+def test_a_name_in_other_letters_is_read_as_the_plain_one():
+    # Only a–z may be typed in a name; the check holds whatever reaches it.
+    assert is_reserved("Ｗｉｔａ") and is_reserved("Wíta")
+    assert is_reserved("ⓌⒾⓉⒶ") and is_reserved("W|ta")
+    assert is_reserved("bot") and is_reserved("Botbot") and is_reserved("Wita computer")
+    assert not is_reserved("Ceorlwulf") and not is_reserved("Witan")
 
 
 def test_every_game_s_name_and_its_levels_are_reserved():
@@ -136,6 +220,103 @@ def test_logging_out_takes_a_post_and_a_get_only_asks(client):
     out = client.post("/accounts/logout/")
     assert out.status_code == 302
     assert "data-username" not in client.get("/").content.decode()
+
+
+def copy_of(client: Client) -> Client:
+    """Another client holding a copy of ``client``'s cookies, as one who took them would."""
+    copy = Client()
+    for name, cookie in client.cookies.items():
+        copy.cookies[name] = cookie.value
+    return copy
+
+
+def test_a_copied_session_cookie_is_logged_out_with_the_browser_it_came_from(client):
+    game = new_hotseat(client)  # a guest's seats, in the cookie
+    sign_up(client, "Leofric")
+    copy = copy_of(client)
+    assert 'data-username="Leofric"' in copy.get("/").content.decode()
+    assert client.post("/accounts/logout/").status_code == 302
+    assert "data-username" not in copy.get("/").content.decode()
+    assert copy.get("/accounts/settings/")["Location"].startswith("/accounts/login/")
+    assert copy.post("/accounts/delete/", {"password": PASSWORD}).status_code == 302
+    assert get_user_model().objects.filter(username="Leofric").exists()
+    # The seats the cookie held as a guest's still play, as a guest's do.
+    response = copy.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 0})
+    assert response.status_code == 303
+    assert Game.objects.get(pk=game.pk).ply == 1
+
+
+def test_changing_the_password_keeps_this_browser_in_and_ends_the_others(client):
+    sign_up(client, "Leofric")
+    elsewhere = Client()
+    log_in(elsewhere, "Leofric")
+    changed = client.post(
+        "/accounts/password/change/",
+        {
+            "oldpassword": PASSWORD,
+            "password1": "woden-takes-over-77",
+            "password2": "woden-takes-over-77",
+        },
+    )
+    assert changed.status_code == 302
+    assert 'data-username="Leofric"' in client.get("/").content.decode()
+    assert "data-username" not in elsewhere.get("/").content.decode()
+
+
+def test_an_asynchronous_view_reads_an_ended_login_as_a_guest_too(client):
+    from asgiref.sync import async_to_sync
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.test import RequestFactory
+
+    from players.sessions import AuthenticationMiddleware
+
+    sign_up(client, "Leofric")
+    cookie = client.cookies["sessionid"].value
+
+    def user_of(copy: str, asynchronous: bool):
+        request = RequestFactory().get("/lobby/live", HTTP_COOKIE=f"sessionid={copy}")
+        SessionMiddleware(lambda request: None).process_request(request)
+        AuthenticationMiddleware(lambda request: None).process_request(request)
+        return async_to_sync(request.auser)() if asynchronous else request.user
+
+    assert user_of(cookie, asynchronous=True).username == "Leofric"
+    client.post("/accounts/logout/")
+    assert not user_of(cookie, asynchronous=True).is_authenticated
+    assert not user_of(cookie, asynchronous=False).is_authenticated
+
+
+def test_logging_out_ends_only_that_browsers_login(client):
+    sign_up(client, "Leofric")
+    elsewhere = Client()
+    log_in(elsewhere, "Leofric")
+    copy = copy_of(elsewhere)
+    client.post("/accounts/logout/")
+    assert 'data-username="Leofric"' in elsewhere.get("/").content.decode()
+    assert 'data-username="Leofric"' in copy.get("/").content.decode()
+    log_in(client, "Leofric")  # a new login of the first browser is a login again
+    assert 'data-username="Leofric"' in client.get("/").content.decode()
+
+
+def test_a_login_is_checked_by_one_indexed_query_a_request_and_a_guest_by_none(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from players.models import LoginSession
+
+    table = LoginSession._meta.db_table
+
+    def logins_read(visitor: Client) -> list[str]:
+        with CaptureQueriesContext(connection) as done:
+            assert visitor.get("/games/").status_code == 200
+        return [query["sql"] for query in done.captured_queries if table in query["sql"]]
+
+    guest = Client()
+    new_hotseat(guest)
+    assert logins_read(guest) == []
+    sign_up(client, "Leofric")
+    new_hotseat(client)
+    [read] = logins_read(client)
+    assert read.startswith("SELECT") and f'"{table}"."key" = ' in read
 
 
 def test_logging_in_makes_this_browsers_games_the_accounts(client):
@@ -282,6 +463,9 @@ def test_a_guest_names_themselves_and_opponents_and_watchers_see_it(client):
         ("<script>", "2 to 20 letters"),
         ("a" * 21, "at most 20 characters"),
         ("Wita", "a name the site uses itself"),
+        ("Wita bot", "a name the site uses itself"),
+        ("deleted player", "a name the site uses itself"),
+        *((name, "a name the site uses itself") for name in LOOKALIKES),
         ("Sigeric", "name here: choose another"),
         ("sigeric", "name here: choose another"),
     ],

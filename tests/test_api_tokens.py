@@ -123,6 +123,18 @@ def test_only_the_owner_revokes_a_token_and_an_account_holds_ten_at_most():
     assert owner.post("/accounts/tokens/", {"action": "steal"}).status_code == 400
 
 
+@pytest.mark.parametrize("token", ["abc", "1.5", "-1", "٣", "9" * 30, "", "99"])
+def test_revoking_a_token_that_is_no_token_of_the_accounts_is_a_404(token):
+    owner, other = account("Botwulf"), account("Eadric")
+    make_token(owner)
+    for client in (owner, other):
+        response = client.post("/accounts/tokens/", {"action": "revoke", "token": token})
+        assert response.status_code == 404
+    theirs = {"action": "revoke", "token": ApiToken.objects.get().pk}
+    assert other.post("/accounts/tokens/", theirs).status_code == 404
+    assert ApiToken.objects.count() == 1
+
+
 def test_a_bot_account_says_so_on_its_page_and_its_boards():
     bot = account("Botwulf")
     bot.post("/accounts/tokens/", {"action": "bot", "bot": "on"})

@@ -77,6 +77,37 @@ def test_the_development_key_is_refused_wherever_others_can_reach_the_site(env, 
 
 
 @pytest.mark.parametrize(
+    "key, says",
+    [
+        ("x", "1 character"),
+        ("correct-horse-battery-staple", "28 characters"),
+        ("ab" * 40, "only 2 different characters"),
+        ("django-insecure-" + "k3Yq9" * 10, "it starts with django-insecure-"),
+    ],
+)
+@pytest.mark.parametrize(
+    "reach",
+    [
+        {"DJANGO_ALLOWED_HOSTS": "play.example.org"},
+        {"DJANGO_BEHIND_PROXY": "1"},
+        {"DJANGO_SECURE": "1"},
+    ],
+)
+def test_a_weak_secret_key_is_refused_wherever_others_can_reach_the_site(key, says, reach):
+    result = check_deploy({"DJANGO_SECRET_KEY": key} | reach)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert f"DJANGO_SECRET_KEY is too weak: {says}" in result.stderr
+    assert len(key) < 8 or key not in result.stderr  # the key itself is never said
+
+
+def test_a_weak_secret_key_starts_on_loopback_with_djangos_warning():
+    result = check_deploy({"DJANGO_SECRET_KEY": "x"})
+    assert "ImproperlyConfigured" not in result.stderr
+    assert "security.W009" in result.stderr  # check --deploy still says it
+
+
+@pytest.mark.parametrize(
     "value, expected", [("1", True), ("yes", True), ("off", False), ("", False)]
 )
 def test_env_bool_reads_yes_and_no(monkeypatch, value, expected):
