@@ -22,7 +22,7 @@ from tests.support.servers import (
     scratch_database,
     site_env,
 )
-from tests.test_browser import click_move, game_id_of
+from tests.test_browser import click_move, game_id_of, sign_up, troubles_of
 from tests.test_mail import Inbox
 
 pytestmark = pytest.mark.browser
@@ -60,9 +60,23 @@ def clock_ms(page, color: str) -> int:
     return round((int(minutes) * 60 + float(seconds)) * 1000)
 
 
+def resize_the_chat_box(page) -> None:
+    """Drag the chat's text box taller by its corner, as a player may: the browser
+    keeps the new size in the element's style attribute."""
+    box = page.locator("#chat-text").bounding_box()
+    corner = (box["x"] + box["width"] - 3, box["y"] + box["height"] - 3)
+    page.mouse.move(*corner)
+    page.mouse.down()
+    page.mouse.move(corner[0], corner[1] + 60, steps=5)
+    page.mouse.up()
+    assert page.get_attribute("#chat-text", "style"), "the text box kept no size"
+
+
 def test_two_players_meet_in_the_lobby_and_play_1_0_to_a_timeout(site, new_page):
     ann = new_page()
     bob = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    troubles = {"ann": troubles_of(ann), "bob": troubles_of(bob)}
+    sign_up(ann, site, "Clock_Ann")  # an account: the chat has a text box for her
     bob.goto(f"{site.url}/lobby/")
     bob.wait_for_selector("[data-no-challenges]:not([hidden])")
     challenge_id = post_challenge(ann, site)
@@ -82,6 +96,7 @@ def test_two_players_meet_in_the_lobby_and_play_1_0_to_a_timeout(site, new_page)
     assert "Dark (you)" in ann.inner_text("#status")
     assert "Light (you)" in bob.inner_text("#status")
     assert ann.locator(".deadline--first").count() == 1  # 30 s for a first move
+    resize_the_chat_box(ann)
     click_move(ann, "D4")
     bob.wait_for_selector('#game[data-ply="1"]', timeout=LIVE_TIMEOUT_MS)
     bob.tap('[data-square="A1"] button')
@@ -108,6 +123,9 @@ def test_two_players_meet_in_the_lobby_and_play_1_0_to_a_timeout(site, new_page)
     state = httpx.get(f"{site.url}/api/games/{game_id}").json()
     assert (state["end"], state["result"]) == ("timeout", "light")
     assert state["clock"] == {"dark": 0, "light": 60000, "increment": 0, "running": None}
+    # The pages redrew the game again and again (moves, the clocks, the end), whatever
+    # the browser or the player had done to their elements: no inline style was set.
+    assert troubles == {"ann": [], "bob": []}
 
 
 def test_a_row_heard_live_tells_its_creator_their_side_and_anyone_else_theirs(site, new_page):
