@@ -475,6 +475,38 @@ def test_a_stone_chosen_by_keyboard_keeps_the_focus(site, new_page):
     assert page.evaluate("document.activeElement.id") == "stone-thunder"
 
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+@pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_chosen_stone_stays_in_view_on_a_scrolled_page(site, new_page, screen):
+    """The redraw replaces the part of the page the browser anchored its scrolling to:
+    it must not scroll the page away from the control the player is on."""
+    page = new_page(**screen)
+    start_game(page, site)
+    for kind in ("thunder", "stone"):
+        # The stones near the top of the window, the page scrolled down to them.
+        page.evaluate(
+            """(kind) => window.scrollBy(0,
+                document.getElementById(`stone-${kind}`).getBoundingClientRect().top - 20)""",
+            kind,
+        )
+        scrolled = page.evaluate("window.scrollY")
+        assert scrolled > 50, scrolled
+        page.focus(f"#stone-{kind}")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#board.board--{kind}")
+        page.wait_for_timeout(300)  # settled, and any scrolling done
+        focused = page.evaluate(
+            """() => { const box = document.activeElement.getBoundingClientRect();
+                return [document.activeElement.id, box.top, box.bottom, innerHeight]; }"""
+        )
+        name, top, bottom, height = focused
+        assert name == f"stone-{kind}" and top >= 0 and bottom <= height, focused
+        assert page.evaluate("window.scrollY") == scrolled
+
+
 def test_a_first_tap_shows_the_move_and_a_second_plays_it(site, new_page):
     page = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     start_game(page, site)
