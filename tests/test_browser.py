@@ -703,6 +703,44 @@ def test_the_board_s_labels_and_marks_stand_out_from_the_wood(site, new_page, sc
     assert ratios["label"] >= 4.5 and ratios["last"] >= 3 and ratios["cleared"] >= 3, ratios
 
 
+# Each piece of text in an element, with its colour and the colour under it: the
+# backgrounds from the page's down to the element's, laid one over the other.
+TEXT_ON_BACKGROUND = """(element) => {
+    const rgba = (c) => {
+        const [r, g, b, a = 1] = c.match(/\\d+(\\.\\d+)?/g).map(Number);
+        return [r, g, b, a];
+    };
+    const layers = [];
+    for (let e = element; e; e = e.parentElement) layers.unshift(e);
+    let under = [255, 255, 255];
+    for (const layer of layers) {
+        const [r, g, b, a] = rgba(getComputedStyle(layer).backgroundColor);
+        under = [r, g, b].map((c, i) => c * a + under[i] * (1 - a));
+    }
+    const texts = [element, ...element.querySelectorAll("*")].filter((e) =>
+        e.getClientRects().length && e.getBoundingClientRect().width > 1 &&
+        [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+    return texts.map((e) => [e.textContent.trim(), getComputedStyle(e).color,
+                             `rgb(${under.join(",")})`]);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_hovered_move_in_the_list_keeps_its_text_readable(site, new_page, scheme):
+    page = new_page(color_scheme=scheme)
+    start_game(page, site)
+    for move in ["D4", "E4", "C3"]:
+        click_move(page, move)  # the newest in the colour of the last move
+    links = page.locator("#move-list .moves__link")
+    ratios = []
+    for n in range(links.count()):
+        links.nth(n).hover()
+        for text, color, under in links.nth(n).evaluate(TEXT_ON_BACKGROUND):
+            ratios.append((text, round(page.evaluate(CONTRAST, [color, under]), 2)))
+    assert {text for text, _ in ratios} >= {"Dark", "Light", "D4", "E4", "C3"}
+    assert all(ratio >= 4.5 for _, ratio in ratios), ratios
+
+
 # Accounts ----------------------------------------------------------------------------------
 
 
