@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
@@ -250,6 +251,7 @@ class Box:
     can_say: bool  # quick messages
     can_write: bool  # free text too (an account)
     muted: bool  # the viewer switched the opponent's chat off
+    hidden: int = 0  # the opponent's messages since, left out of ``lines``
 
     @property
     def quick(self) -> tuple[str, ...]:
@@ -275,30 +277,43 @@ def box(game: Game, seated: frozenset[str], user=None, *, reviewing: bool = Fals
     else:
         return None
     can_say = can_say and not reviewing
-    muted = bool(player) and Mute.objects.filter(game=game, color=player).exists()
+    muted_at = None
+    if player:
+        mutes = Mute.objects.filter(game=game, color=player)
+        muted_at = mutes.values_list("created", flat=True).first()
+    lines, hidden = _lines(game, room, player, user, muted_at)
     return Box(
         room=room,
-        lines=_lines(game, room, player, user, muted),
+        lines=lines,
         player=player,
         can_say=can_say,
         can_write=can_say and user is not None,
-        muted=muted,
+        muted=muted_at is not None,
+        hidden=hidden,
     )
 
 
-def _lines(game: Game, room: str, player: str, user, muted: bool) -> tuple[Line, ...]:
-    """The room's newest messages, oldest first; the opponent's left out if muted, and
-    those of accounts the viewer blocked (in the same query)."""
+def _lines(
+    game: Game, room: str, player: str, user, muted_at: datetime | None
+) -> tuple[tuple[Line, ...], int]:
+    """The room's newest messages, oldest first, and how many of them are hidden: once a
+    player switched the opponent's chat off, what the opponent says from then on is
+    left out, but what was said before stays, so the conversation still reads as it
+    went (and the box never claims there was nothing). Those of accounts the viewer
+    blocked are left out too (in the same query)."""
+    fields = ("id", "name", "text", "color", "quick", "user_id", "reported_at", "created")
     messages = Message.objects.filter(game=game, room=room)
-    if muted:
-        messages = messages.exclude(color=_opponent(player))
     if user is not None:
         messages = messages.exclude(user__in=Block.objects.filter(blocker=user).values("blocked"))
-    fields = ("id", "name", "text", "color", "quick", "user_id", "reported_at")
     newest = list(messages.order_by("-id").values_list(*fields)[:SHOWN])
     user_id = user.pk if user is not None else None
+    opponent = _opponent(player) if player else ""
     lines = []
-    for pk, name, text, color, quick, sender, reported_at in reversed(newest):
+    hidden = 0
+    for pk, name, text, color, quick, sender, reported_at, created in reversed(newest):
+        if muted_at is not None and color == opponent and created >= muted_at:
+            hidden += 1
+            continue
         mine = color == player if player else (user_id is not None and sender == user_id)
         lines.append(
             Line(
@@ -308,11 +323,11 @@ def _lines(game: Game, room: str, player: str, user, muted: bool) -> tuple[Line,
                 color=color,
                 quick=quick,
                 mine=mine,
-                reportable=bool(player) and color == _opponent(player),
+                reportable=bool(player) and color == opponent,
                 reported=reported_at is not None,
             )
         )
-    return tuple(lines)
+    return tuple(lines), hidden
 
 
 def _opponent(color: str) -> str:

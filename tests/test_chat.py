@@ -212,7 +212,18 @@ def test_a_message_advances_the_revision(players):
     assert f'data-revision="{game.revision}"' in response.content.decode()
 
 
-def test_muting_hides_the_opponents_messages_only_for_the_muting_player(players):
+def chat_lines(box: str) -> str:
+    """The messages of a chat box, without its forms."""
+    found = re.search(r'<ol class="chat__lines">.*?</ol>', box, re.S)
+    return found[0] if found else ""
+
+
+def muted_note(box: str) -> str:
+    found = re.search(r"data-chat-muted[^>]*>(.*?)</p>", box, re.S)
+    return found[1] if found else ""
+
+
+def test_muting_hides_what_the_opponent_says_from_then_on_only_for_the_muting_player(players):
     ann, bob, game = players
     say(bob, game, text="from bob")
     say(ann, game, text="from ann")
@@ -221,19 +232,42 @@ def test_muting_hides_the_opponents_messages_only_for_the_muting_player(players)
     assert response.status_code == 200
     assert Mute.objects.filter(game=game, color="dark").exists()
     assert Game.objects.get(pk=game.pk).revision == before + 1
+    # What was said before stays: the conversation reads as it went.
     ann_box = chat_section(page(ann, game))
-    assert "from bob" not in ann_box and "from ann" in ann_box
-    assert "You switched your opponent's chat off" in ann_box
+    assert "from bob" in ann_box and "from ann" in ann_box
+    assert muted_note(ann_box) == (
+        "You switched bob's chat off: what they say from now on is hidden from you."
+    )
     assert 'name="on" value="0"' in ann_box and "data-chat-mute" in ann_box
-    bob_box = chat_section(page(bob, game))
-    assert "from bob" in bob_box and "from ann" in bob_box
-    assert "switched your opponent" not in bob_box
-    # Bob may still speak; Ann still does not see it, and switching back shows it all.
+    # Bob may still speak; Ann does not see it, and is told how much is hidden.
     say(bob, game, text="still bob")
-    assert "still bob" not in chat_section(page(ann, game))
+    say(bob, game, quick="Thanks")
+    ann_box = chat_section(page(ann, game))
+    lines = chat_lines(ann_box)
+    assert "still bob" not in lines and "Thanks" not in lines and "from bob" in lines
+    assert muted_note(ann_box) == "You switched bob's chat off: 2 messages since are hidden."
+    assert 'data-chat-hidden="2"' in ann_box
+    bob_box = chat_section(page(bob, game))
+    assert "still bob" in bob_box and "from ann" in bob_box
+    assert "data-chat-muted" not in bob_box
+    # Switching back on shows it all.
     ann.post(f"/g/{game.public_id}/chat/mute", {"on": "0"})
     assert not Mute.objects.exists()
-    assert "still bob" in chat_section(page(ann, game))
+    ann_box = chat_section(page(ann, game))
+    assert "still bob" in ann_box and "data-chat-muted" not in ann_box
+
+
+def test_a_muted_chat_never_says_there_are_no_messages():
+    ann, guest = account("ann"), Client()
+    game = friend_game(ann, guest)  # a guest opponent: the page names nobody
+    ann.post(f"/g/{game.public_id}/chat/mute", {"on": "1"})
+    assert "No messages yet." in chat_section(page(ann, game))
+    say(guest, game, quick="Rematch?")
+    ann_box = chat_section(page(ann, game))
+    assert "Rematch?" not in chat_lines(ann_box) and "No messages yet." not in ann_box
+    assert muted_note(ann_box) == (
+        "You switched your opponent's chat off: 1 message since is hidden."
+    )
 
 
 def test_a_watcher_cannot_mute(players):

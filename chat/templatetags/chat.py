@@ -17,8 +17,15 @@ def chat_box(context: template.Context, page: Any) -> dict[str, Any]:
     request = context.get("request")
     user = getattr(request, "user", None)
     account = user if user is not None and user.is_authenticated else None
+    box = talk.box(page.game, page.seated, account, reviewing=page.replay.reviewing)
+    # The opponent's username, for the note of a switched-off chat; "" for a guest.
+    opponent = ""
+    if box is not None and box.player:
+        other = "light" if box.player == "dark" else "dark"
+        opponent = (page.people.get(other) or {}).get("username") or ""
     return {
-        "box": talk.box(page.game, page.seated, account, reviewing=page.replay.reviewing),
+        "box": box,
+        "opponent": opponent,
         "game_id": page.game.public_id,
         "csrf_token": context.get("csrf_token"),
     }
