@@ -28,7 +28,10 @@ from game import play
 from game.models import Game
 from players.models import Block, blocks
 
+# The quick messages of each room: the players speak to each other; watchers, who play
+# nothing, neither wish luck to nor ask a rematch of anyone.
 QUICK = ("Good luck", "Well played", "Thanks", "Rematch?")
+WATCHERS_QUICK = ("Hello", "Nice move", "What a game")
 MAX_LENGTH = 200
 # The newest messages a page shows: a long game's chat stays a small query.
 SHOWN = 100
@@ -67,7 +70,8 @@ def say(
     quick: str = "",
     name: str = "",
 ) -> Game:
-    """Post ``quick`` (one of ``QUICK``) or else ``text`` (accounts only) in the room
+    """Post ``quick`` (one of the room's: ``QUICK`` for the players, ``WATCHERS_QUICK``
+    for the watchers) or else ``text`` (accounts only) in the room
     of the one the tokens and ``user`` make the sender; ``name`` is a guest's chosen
     name. Returns the game, its revision advanced."""
     with transaction.atomic():
@@ -76,7 +80,7 @@ def say(
         room, color = _room_of(game, seated)
         if room == PLAYERS and user is not None:
             _not_blocked(game, color, user)
-        words = _words(text, quick, user)
+        words = _words(text, quick, user, quick_messages(room))
         Message.objects.create(
             game=game,
             room=room,
@@ -161,12 +165,18 @@ def _most_marks(text: str) -> int:
     return most
 
 
-def _words(text: str, quick: str, user) -> str:
-    """What is said: a quick message (anyone) or free text (accounts only)."""
+def quick_messages(room: str) -> tuple[str, ...]:
+    """The quick messages said in ``room``."""
+    return QUICK if room == PLAYERS else WATCHERS_QUICK
+
+
+def _words(text: str, quick: str, user, offered: tuple[str, ...]) -> str:
+    """What is said: one of the ``offered`` quick messages (anyone) or free text
+    (accounts only)."""
     if quick:
-        if quick not in QUICK:
+        if quick not in offered:
             raise play.PlayError(
-                f"{quick[:20]!r} is not a quick message: choose {', '.join(QUICK)}"
+                f"{quick[:20]!r} is not a quick message here: choose {', '.join(offered)}"
             )
         return quick
     if user is None:
@@ -255,7 +265,7 @@ class Box:
 
     @property
     def quick(self) -> tuple[str, ...]:
-        return QUICK
+        return quick_messages(self.room)
 
     @property
     def max_length(self) -> int:

@@ -284,7 +284,7 @@ def test_watchers_talk_in_their_own_room_which_players_do_not_see(players):
     guest_watcher = Client()
     assert 'data-chat="watchers"' in page(watcher, game)
     assert say(watcher, game, text="nice move").status_code == 200
-    assert say(guest_watcher, game, quick="Good luck").status_code == 200
+    assert say(guest_watcher, game, quick="Nice move").status_code == 200
     assert list(Message.objects.order_by("id").values_list("room", "color", "name")) == [
         ("watchers", "", "wat"),
         ("watchers", "", "Watcher"),
@@ -292,6 +292,26 @@ def test_watchers_talk_in_their_own_room_which_players_do_not_see(players):
     assert "nice move" in chat_section(page(guest_watcher, game))
     ann_box = chat_section(page(ann, game))
     assert 'data-chat="players"' in ann_box and "nice move" not in ann_box
+
+
+def test_watchers_are_offered_their_own_quick_messages_not_the_players(players):
+    ann, _, game = players
+    watcher = Client()
+    box = chat_section(page(watcher, game))
+    offered = re.findall(r'name="quick" value="([^"]+)"', box)
+    assert offered == list(talk.WATCHERS_QUICK) == ["Hello", "Nice move", "What a game"]
+    assert not set(offered) & set(talk.QUICK)
+    for text in talk.QUICK:  # "Rematch?", "Good luck"… are the players' to say
+        refused = say(watcher, game, quick=text)
+        assert "is not a quick message here" in error_of(refused.content.decode()), text
+    assert not Message.objects.exists()
+    assert say(watcher, game, quick="Hello").status_code == 200
+    # A player is offered the players' own, and not the watchers'.
+    player_box = chat_section(page(ann, game))
+    assert re.findall(r'name="quick" value="([^"]+)"', player_box) == list(talk.QUICK)
+    refused = say(ann, game, quick="Nice move")
+    assert "is not a quick message here" in error_of(refused.content.decode())
+    assert list(Message.objects.values_list("room", "text")) == [("watchers", "Hello")]
 
 
 def test_watchers_cannot_chat_when_the_site_says_so(players, settings):
@@ -340,7 +360,8 @@ def _admin_changelist(query: dict[str, str]) -> list[Message]:
 def test_a_player_cannot_report_their_own_message_nor_a_watchers(players):
     ann, _, game = players
     say(ann, game, text="mine")
-    say(Client(), game, quick="Thanks")
+    say(Client(), game, quick="Hello")
+    assert Message.objects.filter(room="watchers").count() == 1
     for message in Message.objects.all():
         response = ann.post(f"/g/{game.public_id}/chat/{message.id}/report", headers=HTMX)
         assert "only your opponent" in error_of(response.content.decode())
@@ -396,7 +417,8 @@ def test_a_finished_games_page_shows_the_players_chat_to_everyone(players):
     ann, bob, game = players
     assert ann.post(f"/g/{game.public_id}/move", {"move": "E4", "ply": 0}).status_code == 303
     say(ann, game, text="good luck bob")
-    say(Client(), game, quick="Good luck")  # a watcher's, which stays in its room
+    say(Client(), game, quick="Nice move")  # a watcher's, which stays in its room
+    assert Message.objects.filter(room="watchers").count() == 1
     assert ann.post(f"/g/{game.public_id}/resign").status_code == 303
     game.refresh_from_db()
     assert game.is_over
@@ -462,7 +484,7 @@ def test_a_deleted_accounts_messages_are_a_deleted_players_and_its_name_never_sh
     ann, bob, game = players
     say(ann, game, text="my words")
     say(bob, game, text="bob's words")
-    say(Client(), game, quick="Good luck")  # a nameless watcher's
+    say(Client(), game, quick="Hello")  # a nameless watcher's
     deleted = ann.post("/accounts/delete/", {"password": PASSWORD})
     assert deleted.status_code == 302
     assert bob.post(f"/g/{game.public_id}/resign").status_code == 303
