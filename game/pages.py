@@ -146,8 +146,8 @@ class GamePage:
     # The people in the seats, by colour, when one of them has an account (names and
     # ratings; guests among guests need no names): name, rating, change (signed text).
     people: dict[str, dict[str, Any]]
-    # How many pages watch the game (``game.audience``), counted for a whole page of a
-    # game going on; None when the page's live part is redrawn (it keeps its count).
+    # How many pages watch the game (``game.audience``), counted afresh for each drawing
+    # of a game going on (the page, and each redraw of its live part); None otherwise.
     watchers: int | None = None
     # Looking back at the moment before a move the review judged: that move, whose
     # better one the board marks (``[data-better-move]``).
@@ -335,18 +335,16 @@ def game_page(
         analysis=analysis,
         hinges=hinges,
         people=people_shown(game),
-        watchers=_watchers(request, game),
+        watchers=_watchers(game),
         better=better,
     )
 
 
-def _watchers(request: HttpRequest, game: Game) -> int | None:
-    """How many watch a game going on, for a whole page: one indexed read. A redraw of
-    the live part (htmx, after every move) reads nothing and shows no count."""
-    htmx = getattr(request, "htmx", None)
-    if (htmx and not htmx.history_restore_request) or game.is_over:
-        return None
-    if game.mode == Game.Mode.IMPORTED:
+def _watchers(game: Game) -> int | None:
+    """How many watch a game going on: one indexed read, made for the page and for each
+    redraw of its live part, so the players see watchers come and go as the game
+    moves (a poll that finds nothing new draws nothing, and reads nothing)."""
+    if game.is_over or game.mode == Game.Mode.IMPORTED:
         return None
     return audience.watching(game.public_id)
 

@@ -220,6 +220,13 @@ def test_friend_game_is_live_in_two_browsers_and_watched_by_a_third(site, new_pa
         assert watcher.locator("button[name=move]").count() == 0
     assert int(friend.inner_text('[data-score="dark"]')) == 2  # A1: a corner, two edges
     assert api(site, game_id)["record"] == ["D4", "E4", "A1", "G7"]
+    # The players see how many watch: the count is drawn again with each redraw (the
+    # watcher's stream is counted within a few seconds of opening).
+    creator.wait_for_timeout(2500)
+    click_move(creator, "C6")
+    for page in (creator, friend):
+        page.wait_for_selector('p.audience[data-watchers="1"]', timeout=LIVE_TIMEOUT_MS)
+        assert page.inner_text("[data-watchers]") == "1 watching"
 
     creator.click("text=Resign")  # the confirmation dialog is accepted
     creator.wait_for_selector('[data-result="light"]')

@@ -93,9 +93,9 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 
 // An answer that arrives for a part of the page another answer has replaced since
-// (a poll crossing a move) has nowhere to go: swapping it would take the parts the
-// page keeps across redraws (hx-preserve) out with the old one, and its out-of-band
-// parts (#announce) would look for their places in the old part alone. Events of a
+// (a poll crossing a move) has nowhere to go: swapping it would draw an older game
+// over the newer, and its out-of-band parts (#announce) would look for their places
+// in the old part alone. Events of a
 // part taken out of the page no longer reach the document, so each part a request
 // will redraw is watched itself, from the request on.
 const watchedTargets = new WeakSet();
