@@ -215,6 +215,22 @@ class GamePage:
         return time_shown(self.game, clocks.now())
 
     @property
+    def sides(self) -> dict[str, Any] | None:
+        """What the page shows of each side beside its score: the player (``people``)
+        and the clock together, so a glance at a name finds its time; and the clock's
+        terms and deadline (``clock``). None when the page names nobody and keeps no
+        time."""
+        clock = self.clock
+        if clock is None and not self.people:
+            return None
+        clock_of = {side["color"]: side for side in clock.get("sides", ())} if clock else {}
+        each = [
+            {"color": color, "person": self.people.get(color), "clock": clock_of.get(color)}
+            for color in ("dark", "light")
+        ]
+        return {"clock": clock, "each": each}
+
+    @property
     def your_turn(self) -> bool:
         """The viewer plays one side, and it is that side's move."""
         return self.board.can_move and len(self.seated) == 1

@@ -72,6 +72,33 @@ def resize_the_chat_box(page) -> None:
     assert page.get_attribute("#chat-text", "style"), "the text box kept no size"
 
 
+# Where each side's name and clock are drawn, and the window's width.
+SIDES = """() => [innerWidth, ...["dark", "light"].map((color) => {
+    const box = (selector) => {
+        const { left, top, right, bottom } = document.querySelector(selector)
+            .getBoundingClientRect();
+        return { left, top, right, bottom };
+    };
+    return { name: box(`[data-seat-name="${color}"]`), clock: box(`[data-clock="${color}"]`) };
+})]"""
+
+
+def assert_each_clock_beside_its_player(page) -> None:
+    """Each side's clock touches its player's name (on the same line, or just under it
+    where the name is long), dark's both on the left half, light's on the right."""
+    width, dark, light = page.evaluate(SIDES)
+    for side, half in ((dark, "left"), (light, "right")):
+        name, clock = side["name"], side["clock"]
+        across = max(name["left"] - clock["right"], clock["left"] - name["right"], 0)
+        down = max(name["top"] - clock["bottom"], clock["top"] - name["bottom"], 0)
+        assert across < 24 and down < 12, side
+        for box in (name, clock):
+            if half == "left":
+                assert box["right"] <= width / 2, (half, side)
+            else:
+                assert box["left"] >= width / 2, (half, side)
+
+
 def test_two_players_meet_in_the_lobby_and_play_1_0_to_a_timeout(site, new_page):
     ann = new_page()
     bob = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
@@ -96,6 +123,8 @@ def test_two_players_meet_in_the_lobby_and_play_1_0_to_a_timeout(site, new_page)
     assert "Dark (you)" in ann.inner_text("#status")
     assert "Light (you)" in bob.inner_text("#status")
     assert ann.locator(".deadline--first").count() == 1  # 30 s for a first move
+    for page in (ann, bob):  # a desktop and a phone
+        assert_each_clock_beside_its_player(page)
     resize_the_chat_box(ann)
     click_move(ann, "D4")
     bob.wait_for_selector('#game[data-ply="1"]', timeout=LIVE_TIMEOUT_MS)
