@@ -34,6 +34,9 @@ pytestmark = pytest.mark.browser
 
 LIVE_TIMEOUT_MS = 2000  # the opponent's move must show within two seconds
 REFRESH_TIMEOUT_MS = 12_000  # a page without script reloads itself every 2 s
+# The screens new players used: a desktop's window and a phone's.
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 @pytest.fixture(scope="module")
@@ -244,6 +247,33 @@ def test_friend_game_is_live_in_two_browsers_and_watched_by_a_third(site, new_pa
     creator.wait_for_selector(
         '[data-square="C3"][data-stone="dark-stone"]', timeout=LIVE_TIMEOUT_MS
     )
+
+
+def test_the_chat_starts_beside_the_board_in_the_first_screen(site, new_page):
+    """At 1280×800 the chat box begins above the fold, in the board's row, for both
+    players and a watcher, without scrolling, however long the list of moves."""
+    creator = new_page(**DESKTOP)
+    game_id = start_game(creator, site, mode="friend", color="dark")
+    friend = new_page(**DESKTOP)
+    friend.goto(creator.get_attribute("[data-invite-url]", "data-invite-url"))
+    friend.click("[data-join]")
+    friend.wait_for_selector(".score--light >> text=(you)")
+    record = record_with_everything()
+    moves = record[: min(18, record.index("Pass"))]
+    for ply, move in enumerate(moves):
+        mover = creator if ply % 2 == 0 else friend
+        mover.wait_for_selector(f'#game[data-ply="{ply}"]', timeout=LIVE_TIMEOUT_MS)
+        click_move(mover, move)
+    watcher = new_page(**DESKTOP)
+    for page in (creator, friend, watcher):
+        page.goto(f"{site.url}/g/{game_id}/")  # opened afresh, at its top
+        chat = page.locator("section[data-chat]").bounding_box()
+        board = page.locator(".board__grid").bounding_box()
+        assert chat["y"] + 60 <= 800, chat  # its title and first lines are in sight
+        assert chat["y"] < board["y"] + board["height"], (chat, board)  # the board's row
+        assert chat["x"] >= board["x"] + board["width"], (chat, board)  # beside it
+    ARTIFACTS.mkdir(exist_ok=True)
+    creator.screenshot(path=ARTIFACTS / "chat-beside-the-board.png")
 
 
 def test_friend_game_without_javascript(site, new_page):
@@ -480,10 +510,6 @@ def test_a_stone_chosen_by_keyboard_keeps_the_focus(site, new_page):
     page.keyboard.press("Enter")
     page.wait_for_selector("#board.board--thunder")
     assert page.evaluate("document.activeElement.id") == "stone-thunder"
-
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 @pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["desktop", "phone"])
