@@ -62,6 +62,31 @@ def test_signing_up_makes_the_account_and_logs_it_in(client):
     assert "Log in" not in page.split("</header>")[0]
 
 
+def header_of(client: Client) -> BeautifulSoup:
+    return BeautifulSoup(client.get("/about/").content, "html.parser").select_one("header")
+
+
+def test_the_header_folds_its_links_into_a_menu_but_not_who_you_are(client):
+    """A phone shows the header's <details> menu closed: the site's destinations and
+    the account's actions are in it; the name and the notices stay outside it."""
+    destinations = {"/", "/lobby/", "/watch/", "/games/", "/players/", "/about/"}
+    guest = header_of(client)
+    menu = guest.select_one("details.site-menu")
+    assert menu.select_one("summary").get_text(strip=True) == "Menu"
+    assert {a["href"] for a in menu.select("nav a")} == destinations | {
+        "/accounts/login/",
+        "/accounts/signup/",
+    }
+    assert guest.select_one("[data-guest-name]") and not menu.select("[data-guest-name]")
+    sign_up(client, "Eadgyth")
+    account = header_of(client)
+    menu = account.select_one("details.site-menu")
+    assert {a["href"] for a in menu.select("nav a")} == destinations
+    assert menu.select_one('form[action="/accounts/logout/"] button')
+    for mark in ('[data-username="Eadgyth"]', 'a[data-notifications="0"]'):
+        assert account.select_one(mark) and not menu.select(mark), mark
+
+
 def test_an_address_given_is_sent_a_verification_mail(client):
     sign_up(client, "Hild", email="hild@example.org")
     assert len(mail.outbox) == 1

@@ -677,9 +677,9 @@ def test_every_control_on_a_phone_is_a_finger_s_width(site, new_page):
     page.tap('[data-square="D4"] button')
     page.wait_for_selector('#game[data-ply="1"]')
     controls = (
-        ".button, .stones__choice, .replay__step, .site-header nav a, .rules-summary a, "
-        ".moves__link, .review-tools summary, .legend summary, .review-tools a, "
-        ".continue-form select"
+        ".button, .stones__choice, .replay__step, .site-header a, .site-header summary, "
+        ".site-header button, .rules-summary a, .moves__link, .review-tools summary, "
+        ".legend summary, .review-tools a, .continue-form select"
     )
 
     def small() -> list:
@@ -694,6 +694,10 @@ def test_every_control_on_a_phone_is_a_finger_s_width(site, new_page):
 
     assert small() == []
     assert page.locator(controls).count() > 10
+    page.tap(".site-menu summary")  # the header's menu, open: its links too
+    assert page.locator(".site-menu__panel a:visible").count() >= 8
+    assert small() == []
+    page.tap(".site-menu summary")
     # A finished game's page, its record, picture, import and continue form open.
     page.tap("text=Resign")  # the confirmation dialog is accepted
     page.wait_for_selector("[data-result]")
@@ -786,6 +790,105 @@ def sign_up(page, site: Server, username: str) -> None:
     page.wait_for_selector(f'[data-username="{username}"]')
 
 
+# Where an element is drawn: None when it is not drawn at all (a closed menu's link).
+WHERE = """(element) => {
+    if (!element.getClientRects().length) return null;
+    const { left, top, right, bottom } = element.getBoundingClientRect();
+    return { left, top, right, bottom };
+}"""
+
+# The site's destinations, each a link of the header on every page.
+DESTINATIONS = ["/", "/lobby/", "/watch/", "/games/", "/players/", "/about/"]
+
+
+def in_sight(page, selector: str) -> bool:
+    """The element is drawn, whole, within the window (as it is, unscrolled sideways)."""
+    width, height = page.evaluate("[innerWidth, innerHeight]")
+    box = page.locator(selector).first.evaluate(WHERE)
+    return box is not None and (
+        box["left"] >= 0 and box["right"] <= width and box["top"] >= 0 and box["bottom"] <= height
+    )
+
+
+def assert_no_sideways_scroll(page) -> None:
+    """Neither the page nor any part of it (the header was a strip scrolled sideways)
+    is wider than the window."""
+    width = page.evaluate("innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
+    wider = page.evaluate(
+        """() => Array.from(document.querySelectorAll("body *"))
+            .filter((e) => ["auto", "scroll"].includes(getComputedStyle(e).overflowX)
+                && e.scrollWidth > e.clientWidth + 1)
+            .map((e) => e.className || e.tagName)"""
+    )
+    assert wider == [], (page.url, wider)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_phone_header_reaches_every_page_and_keeps_the_notices_in_sight(site, new_page, scheme):
+    """At 390 px: who you are and your unread notices stay in the header's one line;
+    the menu, opened by a tap (and without JavaScript), holds every other
+    destination; no page scrolls sideways; axe finds nothing, menu open or closed."""
+    name = f"Hdr_{scheme}"
+    phone = new_page(color_scheme=scheme, bypass_csp=True, **PHONE)
+    sign_up(phone, site, name)
+    challenger = new_page()
+    sign_up(challenger, site, f"Hdr_by_{scheme}")
+    challenger.goto(f"{site.url}/players/{name}/challenge")
+    challenger.check("input[name=speed][value=correspondence]")
+    challenger.click("[data-challenge-form] button[type=submit]")  # a notice for the phone
+    game_id = start_game(phone, site)
+    for path in [*DESTINATIONS, "/learn/", "/notifications/", f"/g/{game_id}/"]:
+        phone.goto(f"{site.url}{path}")
+        assert_no_sideways_scroll(phone)
+        assert in_sight(phone, f'[data-username="{name}"]'), path
+        assert phone.get_attribute("a[data-notifications]", "data-notifications") == "1"
+        assert in_sight(phone, "a[data-notifications] .badge"), path
+        assert in_sight(phone, "a[data-notifications]"), path
+        assert not in_sight(phone, '.site-header a[href="/lobby/"]'), path  # folded away
+    # The name is read whole, not cut short (the brand keeps its stone to make room).
+    assert phone.locator("[data-username]").evaluate("e => e.scrollWidth <= e.clientWidth")
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.goto(f"{site.url}/g/{game_id}/")
+    phone.screenshot(path=ARTIFACTS / f"phone-header-{scheme}.png")
+    assert violations(phone) == []
+    phone.tap(".site-menu summary")
+    for href in DESTINATIONS:
+        assert in_sight(phone, f'.site-menu a[href="{href}"]'), href
+    assert in_sight(phone, ".site-menu .account-nav button")  # Log out
+    assert violations(phone) == []
+    phone.screenshot(path=ARTIFACTS / f"phone-menu-{scheme}.png")
+    phone.tap('.site-menu a[href="/lobby/"]')
+    phone.wait_for_url(f"{site.url}/lobby/")
+    assert not in_sight(phone, '.site-header a[href="/watch/"]')  # the new page's is closed
+    # A tap outside closes the menu, and so does Escape.
+    phone.tap(".site-menu summary")
+    phone.touchscreen.tap(195, 820)  # below the open menu
+    phone.wait_for_selector('.site-menu a[href="/watch/"]', state="hidden")
+    phone.tap(".site-menu summary")
+    assert in_sight(phone, '.site-menu a[href="/watch/"]')
+    phone.keyboard.press("Escape")
+    phone.wait_for_selector('.site-menu a[href="/watch/"]', state="hidden")
+    assert phone.evaluate("document.activeElement.tagName") == "SUMMARY"
+    # A guest's menu holds Log in and Sign up; without JavaScript it opens all the same.
+    guest = new_page(color_scheme=scheme, java_script_enabled=False, **PHONE)
+    guest.goto(f"{site.url}/about/")
+    assert_no_sideways_scroll(guest)
+    assert in_sight(guest, "[data-guest-name]")
+    assert not in_sight(guest, '.site-header a[href="/accounts/login/"]')
+    guest.tap(".site-menu summary")
+    for href in [*DESTINATIONS, "/accounts/login/", "/accounts/signup/"]:
+        assert in_sight(guest, f'.site-menu a[href="{href}"]'), href
+    guest.click('.site-menu a[href="/accounts/signup/"]')
+    guest.wait_for_url(f"{site.url}/accounts/signup/")
+    # On a desktop the same links stand in the header, with no menu to open.
+    desk = new_page(color_scheme=scheme, **DESKTOP)
+    desk.goto(f"{site.url}/about/")
+    assert not in_sight(desk, ".site-menu summary")
+    for href in [*DESTINATIONS, "/accounts/login/", "/accounts/signup/"]:
+        assert in_sight(desk, f'.site-header a[href="{href}"]'), href
+
+
 def test_a_guests_game_follows_the_account_to_a_phone(site, new_page):
     """A guest plays, signs up, and on a phone logs in: the game is in My games there,
     and the phone plays the next move in it, with no seat link."""
@@ -809,7 +912,10 @@ def test_a_guests_game_follows_the_account_to_a_phone(site, new_page):
     assert api(site, game_id)["record"][:2] == ["D4", "E4"]
     ARTIFACTS.mkdir(exist_ok=True)
     phone.screenshot(path=ARTIFACTS / "account-phone.png", full_page=True)
+    phone.click(".site-menu summary")  # Log out is in the phone's menu
     phone.click(".account-nav button")
+    phone.wait_for_selector("[data-guest-name]")
+    phone.click(".site-menu summary")
     phone.wait_for_selector(".account-nav a[href='/accounts/login/']")
     phone.goto(f"{site.url}/g/{game_id}/")
     assert phone.locator('[data-square="F4"] button').count() == 0  # a watcher now

@@ -20,6 +20,20 @@ document.addEventListener("click", async (event) => {
   }, 1500);
 });
 
+// The header's menu (a phone's): it opens and closes by itself without script; here it
+// also closes when the player taps outside it, or presses Escape in it.
+document.addEventListener("click", (event) => {
+  for (const menu of document.querySelectorAll("details.site-menu[open]")) {
+    if (!menu.contains(event.target)) menu.open = false;
+  }
+});
+document.addEventListener("keydown", (event) => {
+  const menu = event.key === "Escape" && event.target.closest && event.target.closest("details.site-menu[open]");
+  if (!menu) return;
+  menu.open = false;
+  menu.querySelector("summary").focus();
+});
+
 // A link htmx has just swapped in gets its handlers when the swap settles: a key
 // pressed in those few milliseconds (Enter on a square's link, End for the replay's
 // link) would follow the plain link and load the whole page. Give it them first.
