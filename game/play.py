@@ -23,56 +23,22 @@ from django.utils.crypto import constant_time_compare
 from game import clocks, hooks
 from game.grid import Color, Outcome
 from game.kinds import GamePosition
-from game.models import Game, Move, Seat, new_seat_token
+from game.models import Game, Move, Seat
 from game.options import Options
+from game.refusals import (
+    AlreadySeated,
+    GameFinished,
+    GameNotFound,
+    NotSeated,
+    NotStarted,
+    NotYourTurn,
+    PlayError,
+    StaleMove,
+)
 from game.registry import kind_of
+from game.tokens import new_seat_token
 
 Tokens = Mapping[str, str]
-
-
-class PlayError(Exception):
-    """An action refused for a reason the player should read; nothing was changed."""
-
-    status = 400
-
-
-class GameNotFound(PlayError):
-    status = 404
-
-
-class NotYourTurn(PlayError):
-    """The browser holds a seat, but not the one that may act now."""
-
-    status = 409
-
-
-class NotSeated(PlayError):
-    """The browser holds no seat in this game (a watcher, or a wrong link)."""
-
-    status = 403
-
-
-class StaleMove(PlayError):
-    """The game moved on since the page was drawn (double click, old tab)."""
-
-    status = 409
-
-
-class GameFinished(PlayError):
-    status = 409
-
-
-class NotStarted(PlayError):
-    """A friend game starts when both seats are taken; until then nobody moves."""
-
-    status = 409
-
-
-class AlreadySeated(PlayError):
-    """One person is not two players: whoever holds a seat of a game, by a token or by
-    an account, does not take the other."""
-
-    status = 409
 
 
 def invite_code(game: Game) -> str:

@@ -14,7 +14,8 @@ from django.db import transaction
 from django.db.models import Case, When
 from django.http import HttpRequest
 
-from game.models import BrowserGame, Game, Seat, account_token, hash_token
+from game.models import BrowserGame, Game, Seat
+from game.tokens import account_token, hash_token
 
 SESSION_KEY = "seats"
 # The session is a cookie: keep the most recent games' seats so it stays small.

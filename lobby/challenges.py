@@ -23,9 +23,10 @@ from django.utils.crypto import salted_hmac
 
 from game import clocks, live, play, seats
 from game.grid import Color
-from game.models import Game, hash_token, new_seat_token
+from game.models import Game
 from game.options import Options
 from game.registry import kind_of
+from game.tokens import hash_token, new_seat_token
 from lobby import signals
 from lobby.models import Challenge
 from players.models import Block, Rating, blocks

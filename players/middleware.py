@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
-from game.models import SEAT_TOKEN_LENGTH, hash_token
+from game.tokens import SEAT_TOKEN_LENGTH, hash_token
 from players.models import TOKEN_PREFIX, ApiToken
 
 # The scheme's name in any case (RFC 6750), the prefix exactly: seat tokens are

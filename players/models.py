@@ -8,8 +8,9 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-from game.models import PERSONAL_TOKEN_PREFIX, Game
+from game.models import Game
 from game.ratings import START
+from game.tokens import PERSONAL_TOKEN_PREFIX
 
 
 class Rating(models.Model):

@@ -20,10 +20,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from game import seats
-from game.models import BrowserGame, Game, hash_token
+from game.models import BrowserGame, Game
 from game.pages import opponent_words
 from game.ratings import START
 from game.registry import DEFAULT, family_title
+from game.tokens import hash_token
 from game.views.common import SeeOther
 from players import blocking
 from players.graph import rating_graph

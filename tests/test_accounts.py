@@ -11,7 +11,8 @@ from django.core import mail
 from django.core.cache import cache, caches
 from django.test import Client
 
-from game.models import BrowserGame, Game, Seat, account_token
+from game.models import BrowserGame, Game, Seat
+from game.tokens import account_token
 from players.names import is_reserved
 from tests.support.accounts import PASSWORD, sign_up
 

@@ -23,7 +23,8 @@ from django.utils import timezone
 
 from game import bots, limits, live
 from game.live import News
-from game.models import Channel, Game, hash_token
+from game.models import Channel, Game
+from game.tokens import hash_token
 from lobby import api, challenges
 from lobby.models import Challenge
 from players.models import Account, ApiToken
@@ -612,7 +613,7 @@ def site(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str]]]:
 
 MAKE_BOTS = """
 from django.contrib.auth import get_user_model
-from game.models import hash_token
+from game.tokens import hash_token
 from players.models import Account, ApiToken, new_api_token
 for name in ("Botwulf", "Eadbot"):
     user = get_user_model().objects.create_user(name)

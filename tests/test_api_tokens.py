@@ -10,8 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from game import models
-from game.models import Game, hash_token
+from game import tokens
+from game.models import Game
+from game.tokens import hash_token
 from players.models import ApiToken, Rating
 from tests.support.accounts import account
 
@@ -194,8 +195,8 @@ def test_a_seat_token_is_never_taken_for_a_personal_one(token):
 
 def test_a_new_seat_token_never_begins_as_a_personal_one(monkeypatch):
     made = iter(["mt_" + "a" * 29, "b" * 32])
-    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda size: next(made))
-    assert models.new_seat_token() == "b" * 32
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda size: next(made))
+    assert tokens.new_seat_token() == "b" * 32
 
 
 def test_a_personal_token_is_still_known_by_its_prefix_and_a_wrong_one_refused():

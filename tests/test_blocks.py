@@ -14,7 +14,8 @@ from django.test import Client
 
 from game import play
 from game.engine import Rules
-from game.models import Game, account_token
+from game.models import Game
+from game.tokens import account_token
 from lobby import challenges
 from lobby.challenges import Who
 from lobby.models import Challenge

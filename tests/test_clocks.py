@@ -13,7 +13,8 @@ from django_tasks_db.models import DBTaskResult
 
 from game import api, clocks, play, timekeeper
 from game.maerstanas import Rules
-from game.models import Game, account_token, hash_token, new_seat_token
+from game.models import Game
+from game.tokens import account_token, hash_token, new_seat_token
 from players.models import RatingChange
 
 START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)

@@ -20,7 +20,8 @@ from game import live as game_live
 from game import play
 from game.live import News
 from game.maerstanas import Rules
-from game.models import Game, hash_token, new_seat_token
+from game.models import Game
+from game.tokens import hash_token, new_seat_token
 from lobby import challenges, live, tasks
 from lobby.models import Challenge
 from players.models import Rating

@@ -12,7 +12,8 @@ from game import models, play
 from game.cyngesheall import ENDS as CYNGESHEALL_ENDS
 from game.engine import Position, Rules
 from game.maerstanas.engine import ENDS
-from game.models import Game, Move, Seat, new_seat_token, status_choices
+from game.models import Game, Move, Seat, status_choices
+from game.tokens import new_seat_token
 
 pytestmark = pytest.mark.django_db
 

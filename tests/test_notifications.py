@@ -22,7 +22,8 @@ from django_tasks_db.models import DBTaskResult
 
 from game import clocks, play
 from game.engine import Rules
-from game.models import BrowserGame, Game, account_token, hash_token
+from game.models import BrowserGame, Game
+from game.tokens import account_token, hash_token
 from lobby import challenges
 from lobby import signals as lobby_signals
 from lobby.challenges import Who

@@ -22,8 +22,9 @@ from game.audience import Audience
 from game.engine import Rules
 from game.live import News
 from game.models import Audience as AudienceRow
-from game.models import Channel, Game, hash_token, new_seat_token
+from game.models import Channel, Game
 from game.registry import find_kind
+from game.tokens import hash_token, new_seat_token
 from game.views import games as game_views
 from lobby import watch
 from players.models import Rating
