@@ -18,6 +18,7 @@ import argparse
 import os
 import random
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -81,33 +82,44 @@ def move(n: int) -> None:
         assert reply.status_code == 200, reply.status_code
 
 
+def run_command(workload: str, n: int) -> list[str]:
+    """One run of ``workload`` with ``n`` units. ``-P``: the script's folder, bench/, is
+    not put first among where imports are found, or bench/queue.py would stand for the
+    standard library's ``queue`` (which Django's imports reach)."""
+    return [sys.executable, "-P", str(Path(__file__).resolve()), "--run", workload, str(n)]
+
+
+def run_env(tree: Path, database: Path) -> dict[str, str]:
+    # Django's test client asks for "testserver", not a loopback name: the site wants a
+    # key of its own then (a throwaway one, of the length it asks for).
+    secret = {"DJANGO_SECRET_KEY": secrets.token_urlsafe(48)}
+    return os.environ | {"PYTHONPATH": str(tree), "SQLITE_PATH": str(database)} | secret
+
+
 def count(tree: Path, workload: str, n: int, database: Path) -> int:
     """Instructions of one run of ``workload`` with ``n`` units in ``tree``."""
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--run",
-        workload,
-        str(n),
-    ]
-    env = os.environ | {"PYTHONPATH": str(tree), "SQLITE_PATH": str(database)}
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    command += run_command(workload, n)
+    env = run_env(tree, database)
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=True)
     return int(re.search(r"Collected : (\d+)", done.stderr)[1])
+
+
+def migrate(tree: Path, database: Path) -> None:
+    """A database for the ``move`` workload, at ``tree``'s migrations."""
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
+        cwd=tree,
+        env=os.environ | {"SQLITE_PATH": str(database)},
+        check=True,
+    )
 
 
 def per_unit(tree: Path, workload: str, n: int) -> float:
     with tempfile.TemporaryDirectory() as scratch:
         database = Path(scratch) / "db.sqlite3"
         if workload == "move":
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
-                cwd=tree,
-                env=os.environ | {"SQLITE_PATH": str(database)},
-                check=True,
-            )
+            migrate(tree, database)
         return (count(tree, workload, n, database) - count(tree, workload, 0, database)) / n
 
 

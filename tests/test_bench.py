@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import subprocess
 
 import pytest
 
@@ -36,6 +37,22 @@ def test_the_instruction_counts_run_each_workload_and_count_a_playout():
     per_playout = instructions.per_unit(instructions.ROOT, "playout", 3)
     # A random game is some 36 moves; each costs thousands of instructions, not millions.
     assert 100_000 < per_playout < 10_000_000
+
+
+def test_the_move_workload_runs_in_the_process_callgrind_counts(tmp_path):
+    """The htmx move, run as ``count`` runs it under valgrind (here without it): from
+    the script's path, where bench/'s own modules must not stand for the standard
+    library's."""
+    database = tmp_path / "db.sqlite3"
+    instructions.migrate(instructions.ROOT, database)
+    done = subprocess.run(
+        instructions.run_command("move", 2),
+        cwd=instructions.ROOT,
+        env=instructions.run_env(instructions.ROOT, database),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_the_load_reports_verdict_names_only_the_sizes_measured_so_far(capsys):
