@@ -35,7 +35,7 @@ from game import hooks, limits, play
 from game.kinds import GameKind
 from game.models import Analysis, Game, Seat
 from game.options import Options
-from game.registry import find_kind
+from game.registry import DEFAULT, find_kind
 
 
 def client_key(client: str) -> str:
@@ -211,10 +211,10 @@ def request_analysis(kind: GameKind, keys: list[str], seconds: float = ANALYSIS_
 
 
 @task(priority=ANALYSIS_PRIORITY)
-def analyse(keys: list[str], seconds: float, kind: str = "maerstanas", client: str = "") -> int:
-    """Analyse each position of ``keys`` (of the game ``kind``) still waiting, in
-    order, saving each as it is done so the page shows them as they come; return how
-    many were analysed."""
+def analyse(keys: list[str], seconds: float, kind: str = DEFAULT.name, client: str = "") -> int:
+    """Analyse each position of ``keys`` (of the game ``kind``; a task queued before
+    games had kinds is the first game's) still waiting, in order, saving each as it is
+    done so the page shows them as they come; return how many were analysed."""
     game_kind = find_kind(kind)
     done = 0
     for key in keys:

@@ -191,7 +191,9 @@ def test_the_record_names_the_game_and_reads_back_as_cyngesheall(client):
     game = new_game(client)
     for move in ("B6-C5", "F2-E3"):
         post_move(client, game, move)
-    text = client.get(f"/g/{game.public_id}/record.txt").content.decode()
+    response = client.get(f"/g/{game.public_id}/record.txt")
+    assert f'filename="cyngesheall-{game.public_id}.txt"' in response["Content-Disposition"]
+    text = response.content.decode()
     assert '[Variant "cyngesheall"]' in text and "1. B6-C5 2. F2-E3" in text
     record = records.read_record(text)
     assert record.kind.name == "cyngesheall"

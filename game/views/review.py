@@ -196,7 +196,7 @@ def record(request: HttpRequest, game_id: str) -> HttpResponse:
         text,
         content_type="text/plain; charset=utf-8",
         headers={
-            "Content-Disposition": f'attachment; filename="maerstanas-{game.public_id}.txt"',
+            "Content-Disposition": f'attachment; filename="{game.kind}-{game.public_id}.txt"',
             "Cache-Control": "no-cache",
         },
     )
