@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from game.grid import COLORS, SIZE, SQUARES
+from game.boards.base import Board
+from game.grid import COLORS
 
 __all__ = ["EditCell", "Editor", "HandToggle", "PaintChoice", "Pieces"]
 
@@ -85,9 +86,11 @@ class Pieces:
     ``image(color, kind)``; ``names`` says a letter as a thing to place where
     "<colour> <kind>" would not ("dark thunder-stone"). ``paints`` are the palette's
     choices (``"light-woden": "w"``), and ``cycle`` the letters a click steps through
-    when none is chosen, round and round.
+    when none is chosen, round and round. ``board`` is the board's shape, its cells
+    in the order the position text lists them.
     """
 
+    board: Board
     noun: str
     kinds: Mapping[str, str]
     image: Callable[[str, str], str]
@@ -122,14 +125,14 @@ class Pieces:
     def rows(
         self, squares: str, paint: str, here: str, changed: Callable[[str], str]
     ) -> tuple[tuple[int, tuple[EditCell, ...]], ...]:
-        """The editor's squares, row by row, for the board's 49 letters ``squares``.
+        """The editor's squares, row by row, for the letters ``squares``, one a cell.
 
         With a ``paint`` chosen, each links to ``here`` (the page as it is) asking for it
         on that square; with none, to ``changed(new_squares)``, the page of the board with
         that square's letter stepped on through the cycle.
         """
         cells = []
-        for index, square in enumerate(SQUARES):
+        for index, square in enumerate(self.board.names):
             char = squares[index]
             color = self.color(char)
             kind = self.kinds.get(char.upper(), "")
@@ -149,7 +152,10 @@ class Pieces:
             cells.append(
                 EditCell(str(square), color, kind, image, url, f"{square}, {state}: {action}")
             )
-        return tuple((row + 1, tuple(cells[row * SIZE : row * SIZE + SIZE])) for row in range(SIZE))
+        rows: dict[int, list[EditCell]] = {}
+        for index, cell in enumerate(cells):
+            rows.setdefault(self.board.place(index)[0], []).append(cell)
+        return tuple((row, tuple(found)) for row, found in rows.items())
 
     def choice(self, value: str, selected: bool, url: str) -> PaintChoice:
         """The palette's choice of the paint ``value``."""

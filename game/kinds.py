@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from game.boards.base import Board
 from game.grid import Color, MoveError, Outcome, Played
 from game.options import Options
 
@@ -148,6 +149,9 @@ class GameKind:
     players: Players
     lessons: Sequence[Any]
     drawing: Drawing
+    # The board as pages and pictures lay it out (``game.boards``): its cells' names,
+    # its rows and columns, its shape.
+    board: Board
     rules_doc: str  # the rule book under docs/, served at /docs/<name>.md
     # The rating a game of these options counts in: options players would expect to
     # rate apart (Mǽrstánas's wraparound board) name a family of their own.

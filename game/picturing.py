@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
-from game.grid import COLUMNS, Color
+from game.boards.base import Board
+from game.grid import Color
 
 __all__ = [
     "ACCENT",
@@ -54,8 +55,12 @@ STONE_COLOURS = {
     Color.LIGHT: ((168, 150, 107), (201, 187, 152), (239, 230, 210), (255, 255, 255)),
 }
 RUNE_COLOURS = {Color.DARK: (243, 233, 210), Color.LIGHT: (58, 42, 18)}
-# A rune: strokes, each a line through points of a 100-unit box (static/img/*.svg).
+# A rune: strokes, each a line through points of a 100-unit box (static/img/*.svg),
+# drawn 7 units wide.
 Rune = Sequence[Sequence[tuple[int, int]]]
+RUNE_WIDTH = 7
+# The title beside the board is at most the room there over this many.
+TITLE_WIDTH = 7
 # The round things (stones, rings) are drawn this many times larger, once for each
 # size, then scaled down to be pasted: smooth edges without antialiasing. The picture
 # itself is drawn at its own size: scaling a whole picture down took two thirds of
@@ -68,20 +73,26 @@ WIDTHS, HEIGHTS = range(200, 2401), range(100, 1261)
 
 
 class Layout(NamedTuple):
-    """Where the board goes in a picture of ``width`` × ``height`` pixels."""
+    """Where ``board`` goes in a picture of ``width`` × ``height`` pixels."""
 
     width: int
     height: int
     cell: int  # a square's side
     left: int  # the grid's top left corner (labels lie outside it)
     top: int
+    board: Board
 
     def centre(self, square: int) -> tuple[int, int]:
         """The pixel at the middle of ``square``."""
-        column, row = square % 7, square // 7
-        return self.left + column * self.cell + self.cell // 2, self.top + row * self.cell + (
-            self.cell // 2
-        )
+        row, column = self.board.place(square)
+        return self.left + (column - 1) * self.cell + self.cell // 2, self.top + (
+            row - 1
+        ) * self.cell + (self.cell // 2)
+
+    @property
+    def right(self) -> int:
+        """The grid's right edge."""
+        return self.left + self.board.width * self.cell
 
     def corner(self, square: int) -> tuple[int, int]:
         """The top left pixel of ``square``, where a square's sprite is pasted."""
@@ -94,33 +105,36 @@ class Layout(NamedTuple):
         return max(1, self.cell // 40)
 
 
-def layout(width: int, height: int) -> Layout:
-    """The board's place in a picture: as tall as the picture allows, at the left,
-    with room for its labels; the text goes to its right. Raises ``ValueError`` for a
-    size it does not draw (200–2400 × 100–1260 pixels)."""
+def layout(width: int, height: int, board: Board) -> Layout:
+    """The place of ``board`` (a square one) in a picture: as tall as the picture allows,
+    at the left, with room for its labels; the text goes to its right. Raises
+    ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels)."""
     if width not in WIDTHS or height not in HEIGHTS:
         raise ValueError(f"{width}×{height} is not a picture size this draws")
     margin = max(8, height // 16)
     label = max(10, height // 24)
-    cell = (height - 2 * margin - label) // 7
-    return Layout(width, height, cell, margin + label, margin + label)
+    cell = (height - 2 * margin - label) // board.height
+    return Layout(width, height, cell, margin + label, margin + label, board)
 
 
 def draw_grid(draw: ImageDraw.ImageDraw, place: Layout) -> None:
-    """The wooden board, its lines and its column letters and row numbers."""
-    cell, left, top, line = place.cell, place.left, place.top, place.line
-    draw.rectangle((left, top, left + 7 * cell, top + 7 * cell), fill=BOARD, outline=BOARD_LINE)
-    for index in range(8):
-        draw.line((left + index * cell, top, left + index * cell, top + 7 * cell), BOARD_LINE, line)
-        draw.line((left, top + index * cell, left + 7 * cell, top + index * cell), BOARD_LINE, line)
+    """The wooden board, its lines and its column letters and row numbers; a square
+    cut away is left as the background."""
+    cell, left, top, line, board = place.cell, place.left, place.top, place.line, place.board
+    right, bottom = place.right, top + board.height * cell
+    draw.rectangle((left, top, right, bottom), fill=BOARD, outline=BOARD_LINE)
+    for index in range(board.width + 1):
+        draw.line((left + index * cell, top, left + index * cell, bottom), BOARD_LINE, line)
+    for index in range(board.height + 1):
+        draw.line((left, top + index * cell, right, top + index * cell), BOARD_LINE, line)
+    for hole in getattr(board, "holes", ()):
+        x, y = left + board.columns.index(hole[0]) * cell, top + (int(hole[1:]) - 1) * cell
+        draw.rectangle((x, y, x + cell, y + cell), fill=BACKGROUND)
     font = load_font(max(8, cell // 3))
-    for index in range(7):
-        draw.text(
-            (left + index * cell + cell // 2, top - cell // 5), COLUMNS[index], MUTED, font, "ms"
-        )
-        draw.text(
-            (left - cell // 5, top + index * cell + cell // 2), str(index + 1), MUTED, font, "rm"
-        )
+    for index, letter in enumerate(board.columns):
+        draw.text((left + index * cell + cell // 2, top - cell // 5), letter, MUTED, font, "ms")
+    for index, number in enumerate(board.rows):
+        draw.text((left - cell // 5, top + index * cell + cell // 2), number, MUTED, font, "rm")
 
 
 def frame(draw: ImageDraw.ImageDraw, place: Layout, square: int, width: int) -> None:
@@ -167,7 +181,7 @@ def draw_stone(
         dx = dy = -step * radius // 9  # the light comes from the upper left
         draw.ellipse((x + dx - inner, y + dy - inner, x + dx + inner, y + dy + inner), fill=colour)
     unit = 2 * radius / 88  # the pictures' disc is 88 units across
-    width = max(2, int(7 * unit))
+    width = max(2, int(RUNE_WIDTH * unit))
     ink = RUNE_COLOURS[color]
     for stroke in rune:
         points = [(x + (px - 50) * unit, y + (py - 50) * unit) for px, py in stroke]
@@ -194,12 +208,12 @@ def side_text(
     beside a stone of its colour (its score, its pieces left), the ``status`` (whose
     turn, or the result), ``notes`` under it, and the ``caption`` in up to three lines.
     Nothing when the picture is too narrow for text beside the board."""
-    x = place.left + 7 * place.cell + place.cell
+    x = place.right + place.cell
     room = place.width - place.cell // 2 - x
     if room < place.cell * 2:
         return
     y = place.top
-    size = min(place.cell // 1.4, room / 7)
+    size = min(place.cell // 1.4, room / TITLE_WIDTH)
     draw.text((x, y), title, INK, load_font(int(size), serif=True))
     y += int(size * 1.6)
     body = load_font(int(size * 0.6))

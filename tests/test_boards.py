@@ -124,3 +124,24 @@ def test_the_hexagon_is_laid_out_centred_with_rows_half_a_cell_apart():
     assert board.place(board.parse("F1")) == (1, 6) and board.place(board.parse("A11")) == (11, 6)
     assert board.place(board.parse("K6")) == (6, 21)  # a cell spans two half-columns
     assert max(column for _, column in places) + 1 == board.grid_columns
+
+
+# Pictures ----------------------------------------------------------------------------------
+
+
+def test_a_picture_lays_out_the_board_it_is_given():
+    from PIL import Image, ImageDraw
+
+    from game.picturing import BACKGROUND, BOARD, draw_grid, layout
+
+    board = SquareBoard(8, 8, holes=MOAI_CORNERS)
+    place = layout(1200, 630, board)
+    assert place.right == place.left + 8 * place.cell
+    image = Image.new("RGB", (place.width, place.height), BACKGROUND)
+    draw_grid(ImageDraw.Draw(image), place)
+    off = place.cell // 4  # inside the square, clear of its lines
+    top_left = (place.left + off, place.top + off)
+    assert image.getpixel(top_left) == BACKGROUND  # A1 is cut away
+    assert image.getpixel((top_left[0] + place.cell, top_left[1])) == BOARD  # B1 is not
+    ten = layout(1200, 630, SquareBoard(10, 10))
+    assert ten.centre(99) == (ten.right - ten.cell // 2, ten.top + 9 * ten.cell + ten.cell // 2)

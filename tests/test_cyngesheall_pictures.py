@@ -9,6 +9,7 @@ from PIL import Image, ImageDraw
 
 from game.cyngesheall import Position
 from game.cyngesheall.pictures import GOAL_COLOURS, board_png
+from game.cyngesheall.rules import BOARD as SEVEN
 from game.grid import Color
 from game.picturing import BOARD, LAST, layout
 
@@ -25,7 +26,7 @@ def picture(position: Position, caption: str = "", **size) -> Image.Image:
 
 
 def centre(square: str, size=SIZE) -> tuple[int, int]:
-    return layout(*size).centre("ABCDEFG".index(square[0]) + 7 * (int(square[1]) - 1))
+    return layout(*size, SEVEN).centre("ABCDEFG".index(square[0]) + 7 * (int(square[1]) - 1))
 
 
 def colour_at(image: Image.Image, square: str, dx: int = 0, dy: int = 0) -> tuple[int, int, int]:
@@ -36,7 +37,7 @@ def colour_at(image: Image.Image, square: str, dx: int = 0, dy: int = 0) -> tupl
 def frame_pixel(image: Image.Image, square: str) -> tuple[int, int, int]:
     """A pixel on the frame of the last move, were ``square`` framed: inside its left
     edge, at mid height."""
-    place = layout(*image.size)
+    place = layout(*image.size, SEVEN)
     x, y = centre(square, image.size)
     line = max(1, place.cell // 40)
     return image.getpixel((x - place.cell // 2 + 2 * line + 1, y))
@@ -70,7 +71,7 @@ def test_a_caption_changes_the_picture():
 
 def test_pieces_show_in_their_colours_on_their_squares():
     image = picture(Position.start())
-    off = layout(*SIZE).cell // 5  # down and right of the middle, clear of any rune
+    off = layout(*SIZE, SEVEN).cell // 5  # down and right of the middle, clear of any rune
     for square in ("A7", "B6", "A4", "D7", "C6"):  # dark's king, commander, stones
         assert sum(colour_at(image, square, off, off)) < 250, square
     for square in ("G1", "F2", "D1", "G4", "F3"):  # light's
@@ -92,7 +93,7 @@ def test_kings_and_commanders_carry_their_runes():
 
 def test_each_kings_goal_corner_is_marked_in_its_colour():
     image = picture(Position.start().play("D7-D4"))
-    cell = layout(*SIZE).cell
+    cell = layout(*SIZE, SEVEN).cell
     inside = cell // 2 - cell // 12  # near the board's corner, inside the triangle
     assert colour_at(image, "G1", dx=inside, dy=-inside) == GOAL_COLOURS[Color.DARK][0]
     assert colour_at(image, "A7", dx=-inside, dy=inside) == GOAL_COLOURS[Color.LIGHT][0]
@@ -114,7 +115,7 @@ def test_captured_squares_are_ringed_and_empty():
     position = Position.from_text(SANDWICH).play("B2-D4")
     assert position.record == ("B2-D4xD3/C4/E4/D5",)
     image = picture(position)
-    radius = layout(*SIZE).cell * 4 // 24  # the ring's, as the sprite draws it
+    radius = layout(*SIZE, SEVEN).cell * 4 // 24  # the ring's, as the sprite draws it
     for square in ("D3", "C4", "E4", "D5"):
         assert colour_at(image, square) == BOARD, square  # the piece is gone
         ring = colour_at(image, square, dx=radius - 1)

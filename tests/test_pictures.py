@@ -8,6 +8,7 @@ from PIL import Image
 
 from game.engine import Position, Rules
 from game.maerstanas.pictures import board_png
+from game.maerstanas.rules import BOARD as SEVEN
 from game.picturing import BOARD, layout
 
 MOVES = ["D4", "E4", "T E5", "A7", "W A7", "C3"]
@@ -21,7 +22,7 @@ def picture(position: Position, **size) -> Image.Image:
 
 def colour_at(image: Image.Image, square: str, size=(1200, 630)) -> tuple[int, int, int]:
     index = "ABCDEFG".index(square[0]) + 7 * (int(square[1]) - 1)
-    return image.getpixel(layout(*size).centre(index))
+    return image.getpixel(layout(*size, SEVEN).centre(index))
 
 
 def test_a_picture_is_a_png_of_the_size_asked():
@@ -48,7 +49,7 @@ def test_stones_show_in_their_colours_on_the_board():
 def test_the_last_move_is_framed():
     position = Position.replay(Rules(), MOVES)
     image = picture(position)
-    place = layout(1200, 630)
+    place = layout(1200, 630, SEVEN)
     x, y = place.centre("ABCDEFG".index("C") + 14)
     edge = image.getpixel((x - place.cell // 2 + 4, y))
     x2, y2 = place.centre(48)  # G7, unmarked

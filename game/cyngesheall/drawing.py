@@ -15,12 +15,13 @@ from typing import NamedTuple
 
 from django.templatetags.static import static
 
+from game.boards import SquareBoard
 from game.cyngesheall.engine import GOALS, Position
 from game.cyngesheall.notation import MOVES, Move, Piece, parse_move
-from game.cyngesheall.rules import END_KING_CAPTURED, END_KING_HOME, END_NO_MOVES
+from game.cyngesheall.rules import BOARD, END_KING_CAPTURED, END_KING_HOME, END_NO_MOVES
+from game.drawing import RowNumber, row_numbers
 from game.fragments import Fragments, drawn_by
 from game.grid import SQUARES, Color, InvalidMoveError, Outcome, parse_square
-from game.maerstanas.drawing import ROW_NUMBERS, RowNumber
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
 
@@ -59,6 +60,9 @@ class Cell(NamedTuple):
     better: str = ""  # looking back before a judged move: the better move, from or to here
 
 
+ROW_NUMBERS = row_numbers(BOARD)
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
     """A position drawn for one viewer: its squares, and the piece they picked."""
@@ -73,6 +77,7 @@ class Board:
     stones: str = ""
     wraparound: bool = False
     wraparound_note: str = ""
+    geometry: SquareBoard = BOARD  # the board's shape: its columns' letters, its rows
 
     @property
     def can_move(self) -> bool:
@@ -136,9 +141,10 @@ def draw_board(
     bettered = {better.origin, better.target} if better is not None else set()
     board = position.board()
     squares: list[Cell | RowNumber] = []
-    for row in range(7):
-        squares.append(ROW_NUMBERS[row])
-        for square in SQUARES[row * 7 : row * 7 + 7]:
+    width = BOARD.width
+    for row, number in enumerate(ROW_NUMBERS):
+        squares.append(number)
+        for square in SQUARES[row * width : (row + 1) * width]:
             on = board[square]
             color, piece = on if on else ("", "")
             value = pick = reason = ""

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from game.cyngesheall.drawing import piece_image
 from game.cyngesheall.notation import read_position_text, write_position_text
-from game.cyngesheall.rules import Rules
+from game.cyngesheall.rules import BOARD, Rules
 from game.editing import Editor, Pieces
 from game.grid import NAMES
 
@@ -35,7 +35,13 @@ PAINTS = {
     "light-king": "k",
 }
 PIECES = Pieces(
-    noun="piece", kinds=_PIECES, image=piece_image, paints=PAINTS, cycle=CYCLE, names={}
+    board=BOARD,
+    noun="piece",
+    kinds=_PIECES,
+    image=piece_image,
+    paints=PAINTS,
+    cycle=CYCLE,
+    names={},
 )
 _INDEX = {name: index for index, name in enumerate(NAMES)}
 

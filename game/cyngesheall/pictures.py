@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from game.cyngesheall.engine import GOALS, Position
 from game.cyngesheall.notation import Move, Piece
-from game.cyngesheall.rules import ENDS, QUIET_LIMIT
+from game.cyngesheall.rules import BOARD, ENDS, QUIET_LIMIT
 from game.grid import COLORS, SQUARES, Color
 from game.picturing import (
     BACKGROUND,
@@ -65,7 +65,7 @@ def board_png(
 
     Raises ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels).
     """
-    place = layout(width, height)
+    place = layout(width, height, BOARD)
     image = Image.new("RGB", (place.width, place.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     _board(image, draw, place, position, position.last_move, position.last_captured)
@@ -114,8 +114,9 @@ def _goal(draw: ImageDraw.ImageDraw, place: Layout, goal: int, color: Color, lin
     x, y = place.centre(goal)
     half = place.cell // 2
     # The corner of the square that is the board's corner: up for row 1, left for column A.
-    dx = half if goal % 7 == 6 else -half
-    dy = -half if goal // 7 == 0 else half
+    column, row = BOARD.positions[goal]
+    dx = half if column == BOARD.width - 1 else -half
+    dy = -half if row == 0 else half
     corner = (x + dx, y + dy)
     leg = int(place.cell * GOAL_SIZE)
     inward_x, inward_y = -leg if dx > 0 else leg, -leg if dy > 0 else leg

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
+from game.boards import SquareBoard
 from game.options import Choice, OnOff, Options
 
 __all__ = [
+    "BOARD",
     "END_KING_CAPTURED",
     "END_KING_HOME",
     "END_NO_MOVES",
@@ -23,6 +25,9 @@ __all__ = [
     "Rules",
     "Score",
 ]
+
+# The board as pages and pictures lay it out: Mǽrstánas's 7×7, A1 top left.
+BOARD = SquareBoard(7, 7)
 
 # How a game of Cyngesheall ends by its rules (``Outcome.reason``), in the order the
 # engine asks after each move (docs/CYNGESHEALL.md, "End"), and in words.

@@ -11,6 +11,7 @@ from game.cyngesheall.editor import editor
 from game.cyngesheall.engine import ENDS, Position, Rules
 from game.cyngesheall.notation import split_moves
 from game.cyngesheall.pictures import board_png
+from game.cyngesheall.rules import BOARD
 from game.kinds import Drawing, GameKind, Players
 from game.moves import move_list
 
@@ -56,6 +57,7 @@ KIND = GameKind(
     split_moves=split_moves,
     players=Players(levels=bots.LEVELS, choose_move=bots.choose_move, analyse=bots.analyse),
     lessons=lessons.LESSONS,
+    board=BOARD,
     drawing=Drawing(
         draw_board=draw_board,
         describe=describe,

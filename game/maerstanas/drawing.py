@@ -16,10 +16,13 @@ from typing import NamedTuple
 
 from django.templatetags.static import static
 
+from game.boards import SquareBoard
+from game.drawing import RowNumber, row_numbers
 from game.fragments import Fragments, drawn_by
 from game.grid import SQUARES, Color, Outcome
 from game.maerstanas.engine import ENDS, Position
 from game.maerstanas.notation import Move, Stone, move_of, parse_move
+from game.maerstanas.rules import BOARD
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
 
@@ -56,14 +59,7 @@ class Cell(NamedTuple):
     better: str = ""  # looking back before a judged move: the better move, played here
 
 
-@drawn_by("game/_row_number.html", "row")
-class RowNumber(NamedTuple):
-    """The number at the start of a row of the board."""
-
-    number: int
-
-
-ROW_NUMBERS = tuple(RowNumber(row) for row in range(1, 8))
+ROW_NUMBERS = row_numbers(BOARD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +93,7 @@ class Board:
     stones: Stones
     wraparound: bool
     note: str = ""  # why the stone chosen for the viewer is not the one they picked
+    geometry: SquareBoard = BOARD  # the board's shape: its columns' letters, its rows
     hint: str = ""  # the hinted move in words ("thunder-stone on E5, clearing E4 and D5")
 
     @property
@@ -181,9 +178,10 @@ def draw_board(
     better_square = better.square if better is not None else None
     board = position.board()
     squares: list[Cell | RowNumber] = []
-    for row in range(7):
-        squares.append(ROW_NUMBERS[row])
-        for square in SQUARES[row * 7 : row * 7 + 7]:
+    width = BOARD.width
+    for row, number in enumerate(ROW_NUMBERS):
+        squares.append(number)
+        for square in SQUARES[row * width : (row + 1) * width]:
             on = board[square]
             color, stone_kind = on if on else ("", "")  # StrEnums: they are their values
             value = reason = clears = ""

@@ -26,6 +26,7 @@ from game.maerstanas.notation import (
     read_position_text,
     write_position_text,
 )
+from game.maerstanas.rules import BOARD
 
 __all__ = [
     "CYCLE",
@@ -59,7 +60,13 @@ _NAMES = {
     "w": "light Woden-stone",
 }
 PIECES = Pieces(
-    noun="stone", kinds=_STONES, image=stone_image, paints=PAINTS, cycle=CYCLE, names=_NAMES
+    board=BOARD,
+    noun="stone",
+    kinds=_STONES,
+    image=stone_image,
+    paints=PAINTS,
+    cycle=CYCLE,
+    names=_NAMES,
 )
 _INDEX = {name: index for index, name in enumerate(NAMES)}
 

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from game.grid import COLORS, SQUARES, Color
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move, Stone
+from game.maerstanas.rules import BOARD
 from game.picturing import (
     BACKGROUND,
     Layout,
@@ -48,7 +49,7 @@ def board_png(
 
     Raises ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels).
     """
-    place = layout(width, height)
+    place = layout(width, height, BOARD)
     image = Image.new("RGB", (place.width, place.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     _board(image, draw, place, position, position.last_move, set(position.last_removed))

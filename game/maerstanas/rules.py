@@ -9,9 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
+from game.boards import SquareBoard
 from game.options import Choice, OnOff, Options
 
-__all__ = ["END_NO_MOVES", "ENDS", "SCORINGS", "Rules", "Score"]
+__all__ = ["BOARD", "END_NO_MOVES", "ENDS", "SCORINGS", "Rules", "Score"]
+
+# The board as pages and pictures lay it out: 7×7, A1 top left. The wraparound
+# option joins its edges; the engine's tables (game.grid) are built for both.
+BOARD = SquareBoard(7, 7)
 
 SCORINGS = ("standard", "simple")
 

@@ -12,6 +12,7 @@ from game.maerstanas.editor import editor
 from game.maerstanas.engine import ENDS, Position, Rules
 from game.maerstanas.notation import PASS, split_moves
 from game.maerstanas.pictures import board_png
+from game.maerstanas.rules import BOARD
 from game.moves import move_list
 
 
@@ -38,6 +39,7 @@ KIND = GameKind(
     split_moves=split_moves,
     players=Players(levels=bots.LEVELS, choose_move=bots.choose_move, analyse=bots.analyse),
     lessons=lessons.LESSONS,
+    board=BOARD,
     drawing=Drawing(
         draw_board=draw_board,
         describe=describe,

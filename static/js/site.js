@@ -325,7 +325,9 @@ function rovingBoard() {
   if (!targets.length) return;
   const focused = targets.find((target) => target === document.activeElement);
   const open = targets.find((target) => target.tagName === "BUTTON") || targets.find((target) => target.tagName === "A");
-  const current = focused || targets.find((t) => t.id === window.maerstanasSquare) || open || targets[24];
+  // Nothing focused or open yet: the middle of the board.
+  const middle = targets[Math.floor(targets.length / 2)];
+  const current = focused || targets.find((t) => t.id === window.maerstanasSquare) || open || middle;
   targets.forEach((target) => target.setAttribute("tabindex", target === current ? "0" : "-1"));
 }
 document.addEventListener("DOMContentLoaded", rovingBoard);
@@ -342,11 +344,14 @@ document.addEventListener("keydown", (event) => {
   if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
   const move = MOVES[event.key];
   if (move) {
+    // The board says its columns' letters and how many rows it has (game.boards).
+    const grid = cell.closest("[data-columns]");
+    const letters = grid ? grid.dataset.columns : "";
     const name = cell.dataset.square;
-    const column = "ABCDEFG".indexOf(name[0]) + move[1];
+    const column = letters.indexOf(name[0]) + move[1];
     const row = Number(name.slice(1)) + move[0];
-    if (column < 0 || column > 6 || row < 1 || row > 7) return;
-    const next = document.getElementById(`sq-${"ABCDEFG"[column]}${row}`);
+    if (column < 0 || column >= letters.length || row < 1 || row > Number(grid.dataset.rows)) return;
+    const next = document.getElementById(`sq-${letters[column]}${row}`);
     if (next) {
       event.preventDefault();
       next.focus();
