@@ -5,6 +5,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest
 
+from game.registry import KINDS
 
-def site(request: HttpRequest) -> dict[str, str]:
-    return {"source_url": settings.SOURCE_URL}
+
+def site(request: HttpRequest) -> dict[str, object]:
+    """The code's address, and the games' own stylesheets (their boards' sizes and
+    pieces), which every page links after the site's: a lobby or watch list shows
+    any game's board."""
+    stylesheets = [kind.stylesheet for kind in KINDS.values() if kind.stylesheet]
+    return {"source_url": settings.SOURCE_URL, "game_stylesheets": stylesheets}

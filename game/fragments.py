@@ -1,6 +1,6 @@
 """Values that draw themselves with a small template, rendered once and reused.
 
-Like Django's forms, a value decorated with ``@drawn_by("game/_square.html", "cell")``
+Like Django's forms, a value decorated with ``@drawn_by("maerstanas/_square.html", "cell")``
 renders that template, with itself as ``cell``, wherever a template shows it
 (``{{ cell }}``). The template sees nothing but the value, so the markup depends on
 the value alone: each distinct value (immutable and hashable) is rendered once per

@@ -171,6 +171,8 @@ class GameKind:
     tagline: str = ""
     # Its About page, with its rules (a lazy URL: the registry is built before the URLs).
     about_url: str = ""
+    # Its stylesheet, among its static files: its board's size and its own pieces' marks.
+    stylesheet: str = ""
 
     @property
     def examples(self) -> str:

@@ -1,14 +1,25 @@
 """The kinds of game the site plays, by name (``Game.kind``): python-chess's
-``VARIANTS`` and ``find_variant``. A new game adds its ``GameKind`` here
-(docs/DESIGN.md, "How to add a game")."""
+``VARIANTS`` and ``find_variant``.
+
+Each game is an app of its own (``game/<name>/``), listed in ``INSTALLED_APPS``; its
+config names its ``GameKind`` (``kind = "game.<name>.site.KIND"``), and the kinds are
+read from the configs, in the order the apps are listed, when this module is first
+imported: the models and forms ask for them while the apps are still being loaded,
+before any app's ``ready()``. The first is the site's usual game (``DEFAULT``).
+Adding a game is adding its folder and its line in ``INSTALLED_APPS`` (docs/DESIGN.md,
+"How to add a game").
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from game.cyngesheall.site import KIND as CYNGESHEALL
+from django.apps import AppConfig
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import import_string
+
 from game.kinds import GameKind
-from game.maerstanas.site import KIND as MAERSTANAS
 from game.options import Options
 
 __all__ = [
@@ -23,8 +34,26 @@ __all__ = [
     "stored_rules",
 ]
 
-KINDS: dict[str, GameKind] = {kind.name: kind for kind in (MAERSTANAS, CYNGESHEALL)}
-DEFAULT = MAERSTANAS
+
+def installed_kinds(installed: list[str]) -> dict[str, GameKind]:
+    """The kinds the apps ``installed`` name, by name, in their order. Raises
+    ``ImproperlyConfigured`` when none does, or two have one name."""
+    kinds: dict[str, GameKind] = {}
+    for entry in installed:
+        path = getattr(AppConfig.create(entry), "kind", "")
+        if not path:
+            continue
+        kind = import_string(path)
+        if kind.name in kinds:
+            raise ImproperlyConfigured(f"two apps add a game called {kind.name!r}")
+        kinds[kind.name] = kind
+    if not kinds:
+        raise ImproperlyConfigured("no app in INSTALLED_APPS adds a game (game/<name>/apps.py)")
+    return kinds
+
+
+KINDS: dict[str, GameKind] = installed_kinds(settings.INSTALLED_APPS)
+DEFAULT = next(iter(KINDS.values()))
 
 
 def find_kind(name: str) -> GameKind:

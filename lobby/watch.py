@@ -80,6 +80,7 @@ class MiniBoard(NamedTuple):
 
     squares: tuple[str, ...]
     label: str
+    game: str  # whose stylesheet lays it out
 
 
 @lru_cache(maxsize=1024)
@@ -97,7 +98,7 @@ def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
         f"{n} {side} {kind.noun if n == 1 else kind.nouns}" for side, n in stones.items()
     )
     label = f"The board: {dark}, {light}"
-    return MiniBoard(tuple(squares), label)
+    return MiniBoard(tuple(squares), label, kind.name)
 
 
 class Side(NamedTuple):

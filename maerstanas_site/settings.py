@@ -129,6 +129,9 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "allauth",
     "allauth.account",
+    # The games, each an app of its own (game/<name>/), the site's usual one first.
+    "game.maerstanas",
+    "game.cyngesheall",
     "game",
     "players",
     "notifications",

@@ -78,6 +78,7 @@ class Board:
     wraparound: bool = False
     wraparound_note: str = ""
     geometry: SquareBoard = BOARD  # the board's shape: its columns' letters, its rows
+    game: str = "cyngesheall"  # whose stylesheet lays it out (static/cyngesheall/board.css)
 
     @property
     def can_move(self) -> bool:

@@ -80,4 +80,5 @@ KIND = GameKind(
     nouns="pieces",
     tagline="a race of kings",
     about_url=reverse_lazy("about-kind", args=["cyngesheall"]),
+    stylesheet="cyngesheall/board.css",
 )

@@ -39,7 +39,7 @@ def stone_image(color: str, kind: str) -> str:
 # The board ----------------------------------------------------------------------------------
 
 
-@drawn_by("game/_square.html", "cell")
+@drawn_by("maerstanas/_square.html", "cell")
 class Cell(NamedTuple):
     """One square as the page shows it. A named tuple, not a dataclass: 49 are made for
     every board drawn, and a frozen dataclass takes 2.5 times as long to make."""
@@ -74,7 +74,7 @@ class Choice:
     image: str
 
 
-@drawn_by("game/_stones.html", "stones")
+@drawn_by("maerstanas/_stones.html", "stones")
 @dataclass(frozen=True, slots=True)
 class Stones:
     """The stone selector; empty for a viewer who cannot move."""
@@ -94,6 +94,7 @@ class Board:
     wraparound: bool
     note: str = ""  # why the stone chosen for the viewer is not the one they picked
     geometry: SquareBoard = BOARD  # the board's shape: its columns' letters, its rows
+    game: str = "maerstanas"  # whose stylesheet lays it out (static/maerstanas/board.css)
     hint: str = ""  # the hinted move in words ("thunder-stone on E5, clearing E4 and D5")
 
     @property

@@ -47,9 +47,9 @@ KIND = GameKind(
         announcement=announcement,
         picture=board_png,
         editor=editor,
-        board_template="game/_board.html",
+        board_template="maerstanas/_board.html",
         why=why,
-        legend_template="game/_legend.html",
+        legend_template="maerstanas/_legend.html",
         choice_field="stone",
         choice_default="stone",
     ),
@@ -58,4 +58,5 @@ KIND = GameKind(
     example_moves=("E4", "T E4", "W E4"),
     tagline="place stones to make hinges",
     about_url=reverse_lazy("about"),
+    stylesheet="maerstanas/board.css",
 )

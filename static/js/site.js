@@ -359,7 +359,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (event.key === "Escape") {
-    // A picked piece is put back (Cyngesheall): the same as its link.
+    // A piece picked up is put back (a move in two steps): the same as its link.
     const back = document.querySelector("#board [data-put-back]");
     if (back) {
       event.preventDefault();
@@ -393,7 +393,7 @@ document.addEventListener("pointerdown", (event) => {
 document.addEventListener("click", (event) => {
   const cell = event.target.closest && event.target.closest("#board [data-square]");
   if (!cell) return;
-  if (cell.querySelector(".sq__pick")) return; // a piece to pick (Cyngesheall): its link
+  if (cell.querySelector(".sq__pick")) return; // a piece to pick up (a move in two steps): its link
   const button = cell.querySelector("button");
   if (!button) { // a square that cannot be played: say why, to a mouse too
     const body = cell.querySelector(".sq__body");
