@@ -93,5 +93,5 @@ class PositionCache:
         game = type(self)
         self.revision += 1
         game.objects.write(self, tuple(dict.fromkeys([*fields, "revision", "updated"])))
-        using = router.db_for_write(game)  # pragma: no mutate (one database, as above)
+        using = router.db_for_write(game)  # pragma: no mutate (the site has one database)
         hooks.game_changed.send(sender=game, game=self, using=using)
