@@ -10,7 +10,7 @@ start position, on one core.
 
 Cyngesheall's figures follow Mǽrstánas's, measured the same way: random games
 through its public API (``game.cyngesheall.Position``), then its search's guided
-playouts (``game.cyngesheall.bots.search.playout``, cut off and judged after
+playouts (``game.cyngesheall.bots.policy.playout``, cut off and judged after
 ``PLAYOUT_PLIES`` plies) and MCTS iterations from its start position.
 """
 
@@ -22,6 +22,7 @@ import statistics
 import time
 
 from game.cyngesheall import Position as CyngesheallPosition
+from game.cyngesheall.bots import policy as cyngesheall_policy
 from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
 from game.maerstanas.bots import search
@@ -100,7 +101,7 @@ def measure_cyngesheall_search(seconds: float, seed: int) -> tuple[float, float]
     deadline = started + seconds
     while time.perf_counter() < deadline:
         for _ in range(20):
-            cyngesheall_search.playout(start, rng)
+            cyngesheall_policy.playout(start, rng)
         playouts += 20
     playout_rate = playouts / (time.perf_counter() - started)
     started = time.perf_counter()

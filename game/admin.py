@@ -20,7 +20,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ["public_id", "seats__user__username"]
     date_hierarchy = "created"
     inlines = [SeatInline]
-    # The move log is the truth and play.py its only writer: the admin reads games.
+    # The move log is the truth and game.play its only writer: the admin reads games.
     readonly_fields = [field.name for field in Game._meta.concrete_fields]
 
     def has_add_permission(self, request) -> bool:

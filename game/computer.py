@@ -106,15 +106,7 @@ def recover() -> int:
     active = Game.objects.filter(status=Game.Status.ACTIVE)
     # The computer's seats of the games it is to move in: the side to move is its.
     replies = list(
-        Seat.objects.filter(
-            # A person's seat has no level, and every level's id is lowercase: above ""
-            # as it is above any word in capitals.
-            level__gt="",  # pragma: no mutate
-            # A game that ended has no turn (play.finish), and a game against the
-            # computer never waits for a player: the colour alone leaves only these.
-            game__status=Game.Status.ACTIVE,  # pragma: no mutate
-            color=F("game__turn"),
-        )
+        Seat.objects.computers_to_move()
         .values_list("game__public_id", "game__ply")
         .order_by("game__pk")
     )

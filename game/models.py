@@ -8,135 +8,20 @@ by ``Seat`` rows. Nothing here knows the rules of any game: it asks the kind.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
-from functools import cache
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.db import connections, models, router
+from django.db import models
 from django.db.models import Q
-from django.db.models.signals import post_save, pre_save
 
-from game import hooks
 from game.grid import Color
-from game.kinds import GameKind, GamePosition
+from game.kinds import GameKind
+from game.managers import GameManager, SeatManager
 from game.options import Options
+from game.position_cache import PositionCache
 from game.registry import KINDS, find_kind, stored_rules
 from game.tokens import account_token, hash_token, new_public_id
-
-
-class GameManager(models.Manager["Game"]):
-    """Hand-tuned statements for the two hottest requests; everything else is plain ORM.
-
-    Every watching page polls each second and every move reads its game under a
-    lock. Django builds a query in Python each time it runs one, and for these two
-    that costs more than the rest of the request: ``values_list(...).get()`` takes
-    105 µs of CPU against 12 µs for the statement below, and the 204 poll of
-    ``make bench-web`` went from 1.05× to 1.5× the cost of the cheapest request;
-    ``select_for_update().get()`` takes 180 µs against 22 µs, and a move's whole
-    budget is about 1.7 ms. A move's write of the game row is the third:
-    ``save(update_fields=...)`` takes 158 µs against 37 µs, and with it the move of
-    ``make bench-web`` cost 4.0-4.1× the floor against 3.2-3.5× before the writes
-    moved to the ORM (the limit is 15% worse). The statements are built once from
-    the model's metadata, so they follow its fields, and the values go through each
-    field's own ``pre_save`` and ``get_db_prep_save`` as ``save()`` sends them, with
-    the same signals.
-    """
-
-    def revision_of(self, public_id: str) -> int | None:
-        """The game's revision, or None if there is no such game: one indexed read."""
-        row = self._fetch_one(_revision_sql(self.db), public_id)
-        return None if row is None else row[0]
-
-    def locked(self, public_id: str) -> Game | None:
-        """The game, its row locked until the transaction ends: ``FOR UPDATE`` where the
-        database has it; on SQLite the site's IMMEDIATE transactions already hold the
-        write lock from their start (settings.py)."""
-        # The site has one database: any alias, or none, routes to it.
-        alias = router.db_for_write(self.model)  # pragma: no mutate
-        row = self._fetch_one(_locked_sql(alias), public_id, alias)  # pragma: no mutate
-        if row is None:
-            return None
-        # The values as the ORM hands them over: JSON read, dates and flags converted.
-        connection = connections[alias]
-        values = list(row)
-        for index, column, converters in _converters(alias):
-            for converter in converters:
-                values[index] = converter(values[index], column, connection)
-        # from_db reads the names only when some columns are missing (all are read),
-        # and its alias is checked by test_models.
-        names = [field.attname for field in self.model._meta.concrete_fields]  # pragma: no mutate
-        return self.model.from_db(alias, names, values)  # pragma: no mutate
-
-    def write(self, game: Game, fields: tuple[str, ...]) -> None:
-        """Save ``fields`` of ``game`` as ``game.save(update_fields=fields)`` does,
-        ``pre_save`` and ``post_save`` included."""
-        alias = router.db_for_write(self.model)  # pragma: no mutate (one database, as above)
-        connection = connections[alias]
-        update_fields = frozenset(fields)
-        meta = dict(sender=self.model, instance=game, raw=False, using=alias)
-        pre_save.send(**meta, update_fields=update_fields)
-        values = [
-            # ``add`` matters to auto_now_add fields only, and a change never writes one.
-            field.get_db_prep_save(field.pre_save(game, add=False), connection)  # pragma: no mutate
-            for field in map(self.model._meta.get_field, fields)
-        ]
-        with connection.cursor() as cursor:
-            cursor.execute(_update_sql(alias, fields), [*values, game.pk])
-        post_save.send(**meta, created=False, update_fields=update_fields)
-
-    def _fetch_one(self, sql: str, public_id: str, alias: str | None = None) -> tuple | None:
-        with connections[alias or self.db].cursor() as cursor:
-            cursor.execute(sql, [public_id])
-            return cursor.fetchone()
-
-
-@cache
-def _revision_sql(alias: str) -> str:
-    """``GameManager.revision_of``'s statement, on one database."""
-    quote = connections[alias].ops.quote_name
-    meta = Game._meta
-    return (
-        f"SELECT {quote(meta.get_field('revision').column)} FROM {quote(meta.db_table)} "
-        f"WHERE {quote(meta.get_field('public_id').column)} = %s"
-    )
-
-
-@cache
-def _converters(alias: str) -> list[tuple[int, object, list]]:
-    """For each column of ``GameManager.locked``'s row that the ORM converts (JSON,
-    dates on SQLite…): its index, its column and the converters, as a query applies them."""
-    connection = connections[alias]
-    found = []
-    for index, field in enumerate(Game._meta.concrete_fields):
-        column = field.get_col(Game._meta.db_table)
-        converters = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-        if converters:
-            found.append((index, column, converters))
-    return found
-
-
-@cache
-def _locked_sql(alias: str) -> str:
-    """``GameManager.locked``'s statement, on one database."""
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    meta = Game._meta
-    columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return (
-        f"SELECT {columns} FROM {quote(meta.db_table)} "
-        f"WHERE {quote(meta.get_field('public_id').column)} = %s{lock}"
-    )
-
-
-@cache
-def _update_sql(alias: str, fields: tuple[str, ...]) -> str:
-    """``GameManager.write``'s statement for these fields, on one database."""
-    quote = connections[alias].ops.quote_name
-    meta = Game._meta
-    assignments = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in fields)
-    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
 
 
 def status_choices() -> list[tuple[str, str]]:
@@ -147,7 +32,7 @@ def status_choices() -> list[tuple[str, str]]:
     return [*Game.Status.choices, *ends.items()]
 
 
-class Game(models.Model):
+class Game(PositionCache, models.Model):
     """One game: its kind and options, its status, and a cache of its current position."""
 
     class Mode(models.TextChoices):
@@ -430,94 +315,6 @@ class Game(models.Model):
     def hint_asked(self) -> bool:
         """True when a hint was asked for in the current position."""
         return self.hint_ply is not None and self.hint_ply == self.ply and not self.is_over
-
-    # The position ------------------------------------------------------------------
-
-    def cached_record(self) -> list[str]:
-        """The moves' notation from the cache on this row (no query)."""
-        return self.record_text.split("\n") if self.record_text else []
-
-    def logged_record(self) -> list[str]:
-        """The moves' notation from the move log, the truth (one query); moves taken
-        back stay in the log, marked, and are left out."""
-        moves = self.moves.filter(taken_back=None).order_by("ply")
-        return list(moves.values_list("notation", flat=True))
-
-    def start(self) -> GamePosition:
-        """The position the game started from."""
-        kind = self.game_kind
-        if self.start_text:
-            return kind.from_text(self.start_text, self.rules)
-        return kind.start(self.rules)
-
-    def position(self, ply: int | None = None, *, history: bool = True) -> GamePosition:
-        """The position after ``ply`` moves (the current one by default): the one way
-        pages, the API, the computer and pictures read a game.
-
-        It is the start with the recorded moves played, so it knows the moves that
-        led to it; ``history=False`` reads the current position from the cached
-        text instead, which is quicker and knows none (tests check the two agree),
-        unless the kind's rules look back at earlier positions (``GameKind.remembers``).
-        """
-        if ply is None and not history and not self.game_kind.remembers:
-            return self.game_kind.from_text(self.position_text, self.rules)
-        record = self.cached_record()
-        key = (self.start_text, self.kind, self.rules, self.record_text, ply)
-        cached = getattr(self, "_position", None)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        position = self.game_kind.replay(self.start(), record[:ply])  # None: every move
-        self._position = (key, position)
-        return position
-
-    def cache_position(self, position: GamePosition, added: Sequence[str] = ()) -> list[str]:
-        """Copy ``position`` onto the cached fields and return their names; ``added`` is
-        the record of the moves that led to it from the cached position. How the game
-        ends is ``play.finish``'s business, not this one's."""
-        self.ply += len(added)
-        self.turn = position.turn.value
-        self.position_text = position.to_text()
-        self.dark_score, self.light_score = position.score()
-        self.record_text = "\n".join([*self.cached_record(), *added])
-        return ["ply", "turn", "position_text", "dark_score", "light_score", "record_text"]
-
-    def save_change(self, *fields: str) -> None:
-        """Save ``fields`` and advance the revision that watching pages wait on, then
-        say so (``hooks.game_changed``, inside the transaction).
-
-        Call it with the row locked (``GameManager.locked``): the revision read with
-        the row is then the stored one, so it is counted up here rather than with an
-        ``F()`` expression, which would cost a move 100 µs more.
-        """
-        self.revision += 1
-        Game.objects.write(self, tuple(dict.fromkeys([*fields, "revision", "updated"])))
-        using = router.db_for_write(Game)  # pragma: no mutate (one database, as above)
-        hooks.game_changed.send(sender=Game, game=self, using=using)
-
-
-class SeatManager(models.Manager["Seat"]):
-    def of_game(self, game: Game) -> list[Seat]:
-        """The seats of ``game``: one indexed read, built once as ``GameManager``'s
-        statements are. Every move and every page of a game reads its seats; the
-        ORM's ``game.seats.all()`` spent some 150 µs of a move building the query."""
-        alias = router.db_for_read(self.model, instance=game)  # pragma: no mutate (one database)
-        with connections[alias].cursor() as cursor:
-            cursor.execute(_seats_sql(alias), [game.pk])
-            rows = cursor.fetchall()
-        # from_db reads the names only when some columns are missing (all are read),
-        # and its alias is checked by test_models.
-        names = [field.attname for field in self.model._meta.concrete_fields]  # pragma: no mutate
-        return [self.model.from_db(alias, names, row) for row in rows]  # pragma: no mutate
-
-
-@cache
-def _seats_sql(alias: str) -> str:
-    """``SeatManager.of_game``'s statement, on one database."""
-    quote = connections[alias].ops.quote_name
-    meta = Seat._meta
-    columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
-    game = quote(meta.get_field("game").column)
-    return f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {game} = %s"
 
 
 class Seat(models.Model):

@@ -15,7 +15,7 @@ from django.db.models import Case, When
 from django.http import HttpRequest
 
 from game.models import BrowserGame, Game, Seat
-from game.tokens import account_token, hash_token
+from game.tokens import account_token
 
 SESSION_KEY = "seats"
 # The session is a cookie: keep the most recent games' seats so it stays small.
@@ -33,7 +33,7 @@ def tokens_for(request: HttpRequest, public_id: str) -> dict[str, str]:
     tokens = dict(held) if isinstance(held, dict) else {}
     user = _user(request)
     if user is not None:
-        mine = Seat.objects.filter(game__public_id=public_id, user=user).values_list("color")
+        mine = Seat.objects.in_game(public_id).held_by(user).values_list("color")
         for (color,) in mine:
             tokens.setdefault(color, account_token(user.pk, public_id, color))
     return tokens
@@ -81,12 +81,9 @@ def remember(request: HttpRequest, public_id: str, tokens: dict[str, str]) -> No
             user = _user(request)
             if user is not None:
                 for color, token in tokens.items():
-                    _take(user, Seat.objects.filter(game=game, color=color), token)
+                    _take(user, Seat.objects.of(game).side(color), token)
             elif name := guest_name(request):
-                hashes = [hash_token(token) for token in tokens.values()]
-                Seat.objects.filter(game=game, token_hash__in=hashes, user=None).update(
-                    guest_name=name
-                )
+                Seat.objects.of(game).unclaimed(tokens.values()).update(guest_name=name)
 
 
 GUEST_NAME_KEY = "guest_name"
@@ -105,13 +102,9 @@ def name_guest(request: HttpRequest, name: str) -> int:
     named = 0
     for public_id, held in dict(request.session.get(SESSION_KEY, {})).items():
         if isinstance(held, dict):
-            hashes = [hash_token(token) for token in held.values() if isinstance(token, str)]
-            named += Seat.objects.filter(
-                game__public_id=public_id,
-                game__status__in=Game.GOING_ON,
-                token_hash__in=hashes,
-                user=None,
-            ).update(guest_name=name)
+            tokens = [token for token in held.values() if isinstance(token, str)]
+            seats = Seat.objects.in_game(public_id).going_on().unclaimed(tokens)
+            named += seats.update(guest_name=name)
     return named
 
 
@@ -134,7 +127,7 @@ def _list(owner: str, game: Game, colors) -> None:
 def _take(user, seats, token: str) -> int:
     """Make the seats among ``seats`` that ``token`` holds, and no account holds yet,
     ``user``'s; how many."""
-    return seats.filter(token_hash=hash_token(token), user=None).update(user=user)
+    return seats.unclaimed([token]).update(user=user)
 
 
 def claim(request: HttpRequest, user) -> int:
@@ -148,7 +141,7 @@ def claim(request: HttpRequest, user) -> int:
                 continue
             for color, token in held.items():
                 if isinstance(token, str):
-                    seats = Seat.objects.filter(game__public_id=public_id, color=color)
+                    seats = Seat.objects.in_game(public_id).side(color)
                     taken += _take(user, seats, token)
         browser = browser_id(request)
         if browser:

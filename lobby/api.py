@@ -343,7 +343,8 @@ def news_for(
             challenges_sent.add(challenge.public_id)
             lines.append(_line({"type": "challenge", "challenge": describe(challenge, absolute)}))
     held = (
-        Seat.objects.filter(user_id=user_id, game__status__in=Game.GOING_ON)
+        Seat.objects.held_by(user_id)
+        .going_on()
         .order_by("game__created", "color")
         .values_list("game__public_id", "color")
     )

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, Prefetch, Q, QuerySet
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
@@ -64,7 +64,7 @@ def watched_games() -> QuerySet[Game]:
     level of their kind, the one moved (or changed) last first."""
     against_the_strongest = Q()
     for kind in KINDS.values():
-        top = Seat.objects.filter(game=OuterRef("pk"), level=kind.players.strongest.id)
+        top = Seat.objects.of_each_game().at_level(kind.players.strongest.id)
         against_the_strongest |= Q(kind=kind.name) & Exists(top)
     return (
         Game.objects.filter(status=Game.Status.ACTIVE)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import F, Q, QuerySet, Subquery
 from django.http import HttpRequest
 
 from game import clocks, seats
@@ -36,7 +36,7 @@ def your_turn(request: HttpRequest) -> list[Waiting]:
     if games is None:
         return []
     now = clocks.now()
-    other = Seat.objects.filter(game=OuterRef("pk")).exclude(color=OuterRef("turn"))
+    other = Seat.objects.not_to_move()
     rows = (
         games.filter(status=Game.Status.ACTIVE, mode=Game.Mode.FRIEND)
         # A deadline passed is a game lost on time, ended as soon as anyone looks.

@@ -17,8 +17,8 @@ from game.cyngesheall.bots import (
     analyse,
     choose_move,
     level,
+    policy,
     reference,
-    search,
 )
 
 # Dark to move: E7-E4 sandwiches light's king on D4 against the stone on C4.
@@ -93,19 +93,19 @@ def test_the_strongest_takes_the_king_and_goes_home_in_one():
 @pytest.mark.parametrize("level_id", ["duguth", "gesith", "cyning"])
 def test_the_searching_levels_do_not_open_the_way_home(level_id):
     pos = Position.from_text(OPENS_THE_WAY)
-    assert search.winning_move(pos.play("A5-B5")) is not None  # the trap is real
+    assert policy.winning_move(pos.play("A5-B5")) is not None  # the trap is real
     for seed in range(3):
         move = choose_move(pos, level_id, seconds=0.1, seed=seed)
-        assert search.winning_move(pos.play(move)) is None, move
+        assert policy.winning_move(pos.play(move)) is None, move
 
 
 def test_the_strongest_sees_a_win_in_two():
     pos = Position.from_text(WIN_IN_TWO)
-    assert search.winning_move(pos) is None
+    assert policy.winning_move(pos) is None
     move = choose_move(pos, STRONGEST.id, seconds=0.2)
     after = pos.play(move)
     for reply in after.legal_moves():
-        assert search.winning_move(after.play(reply)) is not None, (move, reply)
+        assert policy.winning_move(after.play(reply)) is not None, (move, reply)
     found = analyse(pos, 0.2)
     assert found.proven and found.dark_win == 1.0
 
@@ -143,7 +143,7 @@ def test_the_bitboard_shortcuts_agree_with_the_engine():
             king_wins = [
                 m for m in wins if pos.play(m).outcome().reason in ("king-home", "king-captured")
             ]
-            found = search.winning_move(pos)
+            found = policy.winning_move(pos)
             assert (found is not None) == bool(king_wins)
             if found is not None:
                 assert found in king_wins
@@ -162,10 +162,10 @@ def test_the_bitboard_shortcuts_agree_with_the_engine():
 def test_playouts_end_with_a_result_for_dark():
     rng = random.Random(1)
     pos = Position.start()
-    results = [search.playout(pos, rng, plies=None) for _ in range(20)]
+    results = [policy.playout(pos, rng, plies=None) for _ in range(20)]
     assert all(r in (0.0, 0.5, 1.0) for r in results)
-    assert all(0.0 <= search.playout(pos, rng) <= 1.0 for _ in range(20))
-    assert search.playout(Position.from_text(KING_HOME), rng) == 1.0
+    assert all(0.0 <= policy.playout(pos, rng) <= 1.0 for _ in range(20))
+    assert policy.playout(Position.from_text(KING_HOME), rng) == 1.0
 
 
 def test_the_reference_players_play_legal_moves():

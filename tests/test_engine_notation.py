@@ -575,6 +575,7 @@ ENGINE_MODULES = {
     "game.cyngesheall.lessons": "game/cyngesheall/lessons.py",
     "game.cyngesheall.bots": "game/cyngesheall/bots/__init__.py",
     "game.cyngesheall.bots.levels": "game/cyngesheall/bots/levels.py",
+    "game.cyngesheall.bots.policy": "game/cyngesheall/bots/policy.py",
     "game.cyngesheall.bots.search": "game/cyngesheall/bots/search.py",
     "game.cyngesheall.bots.reference": "game/cyngesheall/bots/reference.py",
     "game.cyngesheall.bots.analysis": "game/cyngesheall/bots/analysis.py",

@@ -6,9 +6,10 @@ import random
 
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
+from django.db.models import Subquery
 from django.test.utils import CaptureQueriesContext
 
-from game import models, play
+from game import managers, play
 from game.cyngesheall import ENDS as CYNGESHEALL_ENDS
 from game.engine import Position, Rules
 from game.maerstanas.engine import ENDS
@@ -196,7 +197,7 @@ def test_a_seat_says_whose_game_and_side_it_is_and_who_holds_it():
 
 def test_the_locked_row_goes_through_the_converters_as_a_query_sends_it(monkeypatch):
     game, _ = play.create_game("hotseat", Rules())
-    real = models._converters
+    real = managers._converters
     given = []
 
     def noting(value, expression, used):
@@ -204,14 +205,16 @@ def test_the_locked_row_goes_through_the_converters_as_a_query_sends_it(monkeypa
         return value
 
     monkeypatch.setattr(
-        models,
+        managers,
         "_converters",
-        lambda alias: [(i, column, [*found, noting]) for i, column, found in real(alias)],
+        lambda model, alias: [
+            (i, column, [*found, noting]) for i, column, found in real(model, alias)
+        ],
     )
     with transaction.atomic():
         locked = Game.objects.locked(game.public_id)
     assert locked == game and locked.options == game.options
-    assert given == [(column, connections["default"]) for _, column, _ in real("default")]
+    assert given == [(column, connections["default"]) for _, column, _ in real(Game, "default")]
 
 
 def seat_reads(queries: CaptureQueriesContext) -> list[str]:
@@ -257,6 +260,43 @@ def test_seats_are_saved_rows_of_the_database_they_came_from():
     seats = Seat.objects.of_game(game)
     assert {seat.color for seat in seats} == {"dark", "light"}
     assert all(seat._state.db == "default" and not seat._state.adding for seat in seats)
+
+
+def test_the_seats_named_queries_find_whose_seats_they_are_and_where(django_user_model):
+    ann = django_user_model.objects.create_user("ann")
+    hotseat, tokens = play.create_game("hotseat", Rules(), user=ann)
+    friend, mine = play.create_game("friend", Rules(), "dark")
+    thinking, _ = play.create_game("computer", Rules(), "light", level="cild")
+    waiting, _ = play.create_game("computer", Rules(), "dark", level="cild")
+    over, held = play.create_game("computer", Rules(), "dark", level="cild")
+    play.resign(over.public_id, held)
+    in_hotseat = Seat.objects.in_game(hotseat.public_id)
+    assert sorted(in_hotseat.values_list("color", flat=True)) == ["dark", "light"]
+    assert list(Seat.objects.of(friend).values_list("color", flat=True)) == ["dark"]
+    assert in_hotseat.side("light").get().color == "light"
+    assert set(Seat.objects.held_by(ann)) == set(Seat.objects.held_by(ann.pk)) == set(in_hotseat)
+    # A token's seat that no account holds yet: the friend game's, not the account's.
+    assert list(Seat.objects.unclaimed([mine["dark"]])) == [friend.seat("dark")]
+    assert not Seat.objects.unclaimed([tokens["dark"], new_seat_token()]).exists()
+    computers = Seat.objects.computers()
+    assert sorted(computers.values_list("game", "color")) == [
+        (thinking.pk, "dark"),
+        (waiting.pk, "light"),
+        (over.pk, "light"),
+    ]
+    assert computers.at_level("cild").count() == 3 and not computers.at_level("wita").exists()
+    assert sorted(computers.going_on().values_list("game", flat=True)) == [thinking.pk, waiting.pk]
+    # The computer is to move in one game only: the one where it plays dark.
+    to_move = Seat.objects.computers_to_move().values_list("game__public_id", "color")
+    assert list(to_move) == [(thinking.public_id, "dark")]
+    # Over games, each game's seat of the side not to move: a friend game's is free yet.
+    other = Subquery(Seat.objects.not_to_move().values("color")[:1])
+    games = Game.objects.filter(pk__in=[thinking.pk, waiting.pk, friend.pk])
+    assert dict(games.annotate(other=other).values_list("pk", "other")) == {
+        thinking.pk: "light",
+        waiting.pk: "light",
+        friend.pk: None,
+    }
 
 
 def test_a_game_set_up_under_other_rules_starts_from_its_position_under_them():

@@ -10,7 +10,6 @@ from game import computer, play, records, seats
 from game.engine import Position, Rules
 from game.models import Analysis, BrowserGame, Game
 from game.pages import (
-    _takeback,
     analysis_allowed,
     analysis_panel,
     game_page,
@@ -20,6 +19,7 @@ from game.pages import (
     my_game_lines,
     position_keys,
 )
+from game.pages.detail import _takeback
 from game.registry import DEFAULT
 from tests.support.diagrams import CHECKERBOARD, board
 

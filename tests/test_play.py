@@ -1,4 +1,4 @@
-"""The actions on a game (game/play.py): who may act, what is written, what is refused."""
+"""The actions on a game (game/play/): who may act, what is written, what is refused."""
 
 from __future__ import annotations
 
@@ -433,7 +433,7 @@ def _takeback_asked() -> tuple[str, dict[str, str], dict[str, str]]:
     return public_id, dark, light
 
 
-# Each refusal of play.py: the action, and the words the player reads on the board.
+# Each refusal of game.play: the action, and the words the player reads on the board.
 REFUSALS = {
     "no such game": (
         lambda: play.make_move("nosuchgame", {}, "D4"),

@@ -1,3 +1,5 @@
+# Long: one Position, whose rules are the hot loops of every playout (targets, legal
+# moves, play) on its bitboards, and the lines of the board they look up, built once.
 """The rules of Cyngesheall: sliding pieces, captures by sandwich, the kings' race.
 
 Pure Python and standard library only, so the engine can be tested, benchmarked and

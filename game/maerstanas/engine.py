@@ -1,3 +1,5 @@
+# Long: one Position, whose rules are the hot loops of every playout (legal squares, play)
+# on its bitboards; its tables are bitboards.py already, the rest is the class itself.
 """The rules of Mǽrstánas: hinge limits, special stones, scoring, the end of a game.
 
 Pure Python and standard library only, so the engine can be tested, benchmarked and

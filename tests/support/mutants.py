@@ -20,7 +20,7 @@ NOT_RUN = {"skipped", "not checked", "check was interrupted by user"}
 
 
 def results() -> dict[str, str]:
-    """mutmut's status of every mutant, by name (``game.play.x_join__mutmut_3``)."""
+    """mutmut's status of every mutant, by name (``game.play.seating.x_join__mutmut_3``)."""
     mutmut = Path(sys.executable).with_name("mutmut")
     output = subprocess.run(
         [mutmut, "results", "--all", "true"], capture_output=True, text=True, check=True

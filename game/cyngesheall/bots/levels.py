@@ -7,7 +7,7 @@ Each level is a way of choosing a move (``choose_move``):
   enemy king's way home, a capture half the time, else a random move that does
   not stop where it could be sandwiched;
 - the next plays the move whose position the evaluation likes best one ply deep
-  (``search.evaluate``, blurred by up to 1.5 stones of noise so that it is beaten
+  (``policy.evaluate``, blurred by up to 1.5 stones of noise so that it is beaten
   more often than not by the next), never one that lets the other side win at once;
 - the middle one searches two plies deep, its move and every reply, by the
   evaluation (``search.shallow``), and plays any move within half a stone of the
@@ -28,7 +28,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from game.cyngesheall.bots import search
+from game.cyngesheall.bots import policy, search
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import Move
 from game.thinking import find_level, without_collector
@@ -164,26 +164,26 @@ def _careful(position: Position, moves: list[Move], rng: random.Random) -> Move:
     """A move as the search's playouts play one: a win, else a block of the enemy
     king's way home, else (half the time) a capture, else a random move that does not
     stop where it could be sandwiched, if it finds one."""
-    win = search.winning_move(position)
+    win = policy.winning_move(position)
     if win is not None:
         return win
     turn = position._turn
     own, other = (position._light, position._dark) if turn else (position._dark, position._light)
     occupied = own | other
-    threat = search.home_threat(other, occupied, position._kings, 1 - turn)
+    threat = policy.home_threat(other, occupied, position._kings, 1 - turn)
     if threat:
         blocks = [move for move in moves if threat >> move.target & 1]
         if blocks:
             return rng.choice(blocks)
     if rng.random() < 0.5:
-        takes = search.capture_squares(own, other)
+        takes = policy.capture_squares(own, other)
         captures = [move for move in moves if takes >> move.target & 1]
         if captures:
             return rng.choice(captures)
     safe = [
         move
         for move in moves
-        if not search.exposed(move.target, other, occupied ^ (1 << move.origin))
+        if not policy.exposed(move.target, other, occupied ^ (1 << move.origin))
     ]
     return rng.choice(safe or moves)
 
@@ -199,10 +199,10 @@ def _greedy(position: Position, moves: list[Move], rng: random.Random) -> Move:
             if after.winner is not None and after.winner is position.turn:
                 return move
             value = 0.0 if after.winner is None else -1000.0
-        elif search.winning_move(after) is not None:
+        elif policy.winning_move(after) is not None:
             value = -1000.0
         else:
-            value = -search.evaluate(
+            value = -policy.evaluate(
                 after._dark, after._light, after._kings, after._commanders, 1 - me
             )
         value += 1.5 * rng.random()

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 import time
 
-from game.cyngesheall.bots.search import GOAL_BITS, PINCERS, mcts
-from game.cyngesheall.engine import Position
+from game.cyngesheall.bots.policy import GOAL_BITS
+from game.cyngesheall.bots.search import mcts
+from game.cyngesheall.engine import PINCERS, Position
 from game.cyngesheall.notation import Move
 
 __all__ = ["captures", "greedy_move", "random_move", "uct_move"]

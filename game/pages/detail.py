@@ -1,106 +1,28 @@
-"""What the pages show: plain values built from a game for one viewer, apart from the
-views that read requests (``game.views``) and the templates that draw them.
-
-A game's page is a ``GamePage``: its board, status and moves as the game's kind
+"""A game's page (``GamePage``): its board, status and moves as the game's kind
 draws them (``GameKind.drawing``), what the viewer may do (their seats decide), the
-replay's place, the analysis panel. Everything here reads; nothing writes a game.
-"""
+replay's place, the analysis panel, who plays and who watches."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any, NamedTuple
 
-from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
 
-from game import audience, clocks, play, records, seats
+from game import audience, clocks, play, seats
 from game.analysis import (
     AnalysisPanel,
-    analysis_allowed,
     analysis_offer,
     analysis_panel,
-    position_keys,
 )
 from game.grid import Color, Outcome
 from game.kinds import GameKind, GamePosition, Level
 from game.links import GameUrls, game_urls
-from game.models import BrowserGame, Game
-from game.registry import named_apart
+from game.models import Game
+from game.pages.replay import Replay, replay_steps
+from game.pages.times import time_shown
 from game.review import Judgement
-
-__all__ = [
-    "AnalysisPanel",
-    "ComputerSeat",
-    "GamePage",
-    "GameUrls",
-    "MyGame",
-    "Replay",
-    "SeatLink",
-    "Step",
-    "analysis_allowed",
-    "LessonPage",
-    "analysis_panel",
-    "arena_ratings",
-    "game_page",
-    "game_record",
-    "game_urls",
-    "lesson_page",
-    "my_game_lines",
-    "position_keys",
-    "replay_steps",
-]
-
-
-# The replay ------------------------------------------------------------------------------
-
-
-class Step(NamedTuple):
-    """A link of the replay's controls: ``url`` is "" where there is no such moment."""
-
-    url: str
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """Where the page is in the game's moves, and the links to step through them."""
-
-    ply: int  # the moment shown: the position after this many moves
-    last: int  # the game's ply now
-    first_step: Step
-    back: Step
-    forward: Step
-    live: Step  # the game as it is now
-
-    @property
-    def reviewing(self) -> bool:
-        return self.ply < self.last
-
-
-def replay_steps(page_url: str, ply: int, last: int) -> Replay:
-    """The replay controls for the moment ``ply`` of a game at ``last``."""
-
-    def at(target: int, label: str, allowed: bool) -> Step:
-        if not allowed:
-            return Step("", label)
-        return Step(page_url if target >= last else f"{page_url}?ply={target}", label)
-
-    return Replay(
-        ply=ply,
-        last=last,
-        first_step=at(0, "First position", ply > 0),
-        back=at(ply - 1, "Back a move", ply > 0),
-        forward=at(ply + 1, "Forward a move", ply < last),
-        live=at(last, "The game now", ply < last),
-    )
-
-
-# The game page -----------------------------------------------------------------------------
 
 
 class SeatLink(NamedTuple):
@@ -365,68 +287,6 @@ def _watchers(game: Game) -> int | None:
     return audience.watching(game.public_id)
 
 
-def _clock_text(ms: int) -> str:
-    """Time left as a clock shows it: "4:59", "0:09.5" under ten seconds, "1:02:00"."""
-    if ms < clocks.WARNING_SECONDS * 1000:
-        return f"0:{ms / 1000:04.1f}"
-    seconds = ms // 1000
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
-
-
-def _left_text(left: timedelta) -> str:
-    """Time left in words, in its two largest units: "1 day 23 hours", "5 hours 12
-    minutes", "12 minutes", "less than a minute"."""
-    seconds = int(left.total_seconds())
-    counts = []
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        count, seconds = divmod(seconds, size)
-        counts.append((unit, count))
-    first = next((index for index, (_, count) in enumerate(counts) if count), None)
-    if first is None:
-        return "less than a minute"
-    shown = [(unit, count) for unit, count in counts[first : first + 2] if count]
-    return " ".join(f"{count} {unit}{'s' if count != 1 else ''}" for unit, count in shown)
-
-
-def time_shown(game: Game, now: datetime) -> dict[str, Any] | None:
-    """The time of a game as its page shows it at ``now``: for a live game each side's
-    clock (milliseconds and text, whether it runs, whether it is low); for a game with
-    a deadline, the side that must move by it and the time left in words."""
-    if game.speed == Game.Speed.UNLIMITED:
-        return None
-    shown: dict[str, Any] = {"speed": game.speed}
-    view = clocks.view(game, now)
-    if view is not None:
-        shown["running"] = view["running"] or ""
-        shown["sides"] = [
-            {
-                "color": color,
-                "ms": view[color],
-                "text": _clock_text(view[color]),
-                "running": view["running"] == color,
-                "low": view[color] < clocks.WARNING_SECONDS * 1000,
-            }
-            for color in ("dark", "light")
-        ]
-        shown["increment"] = game.clock_increment
-    if game.deadline is not None and game.turn and not game.is_over:
-        left = max(game.deadline - now, timedelta(0))
-        shown["deadline"] = game.deadline
-        shown["left_ms"] = int(left / timedelta(milliseconds=1))
-        shown["left_text"] = _left_text(left)
-        shown["left_seconds"] = -(-shown["left_ms"] // 1000)
-        shown["turn"] = game.turn
-        shown["first_move"] = game.speed == Game.Speed.LIVE and not clocks.has_moved(
-            game, game.turn
-        )
-    shown["terms"] = clocks.describe(
-        game.speed, game.clock_initial, game.clock_increment, game.days
-    )
-    return shown
-
-
 def people_shown(game: Game) -> dict[str, dict[str, Any]]:
     """The seats' people as the game page names them: none when nobody has a name (an
     account's, or one a guest gave themselves)."""
@@ -496,194 +356,3 @@ def _seat_links(request: HttpRequest, game: Game, tokens: dict[str, str]) -> tup
         for color, token in sorted(tokens.items())
         if game.holds_seat(color, token)
     )
-
-
-# Records -----------------------------------------------------------------------------------
-
-
-# The tags of an export that name this game on this site, whatever a record said.
-SITE_TAGS = ("Game", "Site")
-
-
-def game_record(request: HttpRequest, game: Game) -> records.Record:
-    """The game's record: its tags, rules, start, moves and how it ended."""
-    computer = computer_seat(game)
-    names = {}
-    for color in Color:
-        if computer and computer.color == color.value:
-            names[color.value] = f"{computer.level.name} (computer, level {computer.number})"
-        else:
-            names[color.value] = "Player"
-    imported = {name: value for name, value in game.tags.items() if isinstance(value, str)}
-    tags = {
-        "Game": game.public_id,
-        "Site": request.build_absolute_uri(game_urls(game.public_id).page),
-        "Date": game.created.date().isoformat(),
-        "Dark": names["dark"],
-        "Light": names["light"],
-    }
-    if game.mode == Game.Mode.IMPORTED:
-        # The record's own names and date, and any other tag it had, come back (the
-        # rules' tags are the reader's to make, from the game: make_record drops them);
-        # which game this is, and where, is the site's to say.
-        tags |= {name: value for name, value in imported.items() if name not in SITE_TAGS}
-    return records.make_record(
-        rules=game.rules,
-        moves=game.cached_record(),
-        start=game.start(),
-        result=game.result,
-        end=game.status if game.is_over else "",
-        tags=tuple(tags.items()),
-    )
-
-
-# Lessons -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class LessonPage:
-    """A lesson as its page shows it: the board before or after the move tried."""
-
-    lesson: Any
-    number: int
-    url: str
-    board: Any
-    score: Any
-    tried: Any  # the attempt, once a move was tried
-    previous: Any
-    following: Any
-
-    @property
-    def result(self) -> str:
-        """ "solved", "try-again" or "refused" once a move was tried; else ""."""
-        if self.tried is None:
-            return ""
-        if self.tried.refused:
-            return "refused"
-        return "solved" if self.tried.solved else "try-again"
-
-
-def lesson_page(kind: GameKind, number: int, text: str, stone: str) -> LessonPage:
-    """The ``number``-th lesson (from 0) of ``kind``, with the move ``text`` tried on
-    its board when there is one, the stone ``stone`` chosen."""
-    lessons = kind.lessons
-    lesson = lessons[number]
-    tried = lesson.attempt(text) if text else None
-    position = tried.position if tried is not None else lesson.position
-    mover = None if tried is not None and not tried.refused else position.turn
-    board = kind.drawing.draw_board(
-        position,
-        mover,
-        stone or lesson.stone,
-        hinges=lesson.hinges,
-        target="#lesson",
-        held_only=True,
-    )
-    return LessonPage(
-        lesson=lesson,
-        number=number + 1,
-        url=reverse("lesson", args=[lesson.slug]),
-        board=board,
-        score=position.score(),
-        tried=tried,
-        previous=lessons[number - 1] if number else None,
-        following=lessons[number + 1] if number + 1 < len(lessons) else None,
-    )
-
-
-# My games ----------------------------------------------------------------------------------
-
-
-class MyGame(NamedTuple):
-    """A line of "My games": who the game is against, how far it went, where it is."""
-
-    game: Game
-    colors: tuple[str, ...]  # the seats this browser holds
-    your_turn: bool
-    summary: str
-    opponent: str = ""  # "Against Wita (level 6)", "Against a friend", "Hot-seat"…
-    moves: str = ""  # "No moves yet", "1 move", "12 moves"
-    state: str = ""  # "Your turn", "Light to move", "Dark wins · 30–28"…
-    kind: GameKind | None = None  # the game, when it is not the site's usual one
-
-
-def opponent_words(game: Game, colors: tuple[str, ...]) -> str:
-    """Whom a game is against for the one holding the ``colors`` seats, as "My games"
-    and a player's page list it: "Against Wita (level 6)", "Against Ann, rated"."""
-    return _opponent(game, computer_seat(game), colors)
-
-
-def _opponent(game: Game, computer: ComputerSeat | None, colors: tuple[str, ...]) -> str:
-    """Whom a game of "My games" is against, in words: the computer by its level, a
-    person by their name as the game page gives it ("Ann", "Wulf (guest)")."""
-    if computer is not None:
-        return f"Against {computer.level.name} (level {computer.number})"
-    if game.mode == Game.Mode.FRIEND:
-        against = _other_person(game, colors) or "a friend"
-        return f"Against {against}, rated" if game.rated else f"Against {against}"
-    if game.mode == Game.Mode.IMPORTED:
-        dark, light = (game.tags.get(side) for side in ("Dark", "Light"))
-        if isinstance(dark, str) and isinstance(light, str) and dark and light:
-            return f"Imported record: {dark} vs {light}"
-    return str(game.get_mode_display())
-
-
-def _other_person(game: Game, colors: tuple[str, ...]) -> str:
-    """Who holds the side the viewer does not: an account's username, a guest's name
-    with "(guest)", or "a guest"; "" while nobody does, or when the viewer holds both.
-    Reads the seats and their accounts as prefetched with the list."""
-    if len(colors) != 1:
-        return ""
-    seat = game.seats_by_color().get(Color(colors[0]).opponent.value)
-    if seat is None or seat.level:
-        return ""
-    if seat.user is not None:
-        return seat.user.username
-    return f"{seat.guest_name} (guest)" if seat.guest_name else "a guest"
-
-
-def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame]]:
-    """A browser's games as "My games" lists them: those going on, your turn first,
-    then the finished and the imported records; newest first within each. Reads no
-    more than the entries with their games and seats."""
-    lines = []
-    for entry in entries:
-        game = entry.game
-        colors = tuple(entry.colors.split())
-        computer = computer_seat(game)
-        if game.is_over:
-            outcome = Game.Result(game.result).label if game.result else game.get_status_display()
-            summary = state = f"{outcome} · {game.dark_score}–{game.light_score}"
-        elif game.mode == Game.Mode.IMPORTED:
-            summary = state = f"Unfinished · {game.dark_score}–{game.light_score}"
-        elif game.status == Game.Status.WAITING:
-            summary = state = "Waiting for your friend"
-        else:
-            summary = f"{game.turn.capitalize()} to move · move {game.ply + 1}"
-            thinking = computer is not None and computer.color == game.turn
-            state = f"{computer.level.name if thinking else game.turn.capitalize()} to move"
-        your_turn = game.status == Game.Status.ACTIVE and game.turn in colors
-        your_turn = your_turn and not game.computer_to_move
-        state = "Your turn" if your_turn else state
-        moves = "No moves yet" if not game.ply else f"{game.ply} move{'s' if game.ply != 1 else ''}"
-        opponent = _opponent(game, computer, colors)
-        kind = named_apart(game.kind)
-        lines.append(MyGame(game, colors, your_turn, summary, opponent, moves, state, kind))
-    # An imported record is replayed, never played on: it is listed with the finished.
-    done = [line.game.is_over or line.game.mode == Game.Mode.IMPORTED for line in lines]
-    going_on = [line for line, over in zip(lines, done, strict=True) if not over]
-    going_on.sort(key=lambda line: not line.your_turn)  # stable: newest first within
-    finished = [line for line, over in zip(lines, done, strict=True) if over]
-    return going_on, finished
-
-
-# The About page ----------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=4)
-def arena_ratings(game: str = "maerstanas") -> dict[str, int]:
-    """The levels' Elo ratings, from the arena's last full run (``make arena``):
-    ``docs/arena.json`` for Mǽrstánas, ``docs/arena-<game>.json`` for another game."""
-    name = "arena.json" if game == "maerstanas" else f"arena-{game}.json"
-    path = settings.BASE_DIR / "docs" / name
-    return json.loads(path.read_text(encoding="utf-8"))["ratings"] if path.exists() else {}
