@@ -18,7 +18,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
 
-from game import audience, clocks, play, records, seats
+from game import audience, clocks, people, play, records, seats
 from game.analysis import (
     AnalysisPanel,
     analysis_allowed,
@@ -430,13 +430,13 @@ def time_shown(game: Game, now: datetime) -> dict[str, Any] | None:
 def people_shown(game: Game) -> dict[str, dict[str, Any]]:
     """The seats' people as the game page names them: none when nobody has a name (an
     account's, or one a guest gave themselves)."""
-    people = game.people()
-    if not game.rated and all(person["name"] == "Guest" for person in people.values()):
+    seated = game.people()
+    if not game.rated and all(person["name"] == people.GUEST for person in seated.values()):
         return {}
-    for person in people.values():
+    for person in seated.values():
         if "change" in person:
             person["change_text"] = signed(person["change"])
-    return people
+    return seated
 
 
 def signed(change: float) -> str:
@@ -637,9 +637,7 @@ def _other_person(game: Game, colors: tuple[str, ...]) -> str:
     seat = game.seats_by_color().get(Color(colors[0]).opponent.value)
     if seat is None or seat.level:
         return ""
-    if seat.user is not None:
-        return seat.user.username
-    return f"{seat.guest_name} (guest)" if seat.guest_name else "a guest"
+    return people.named(seat.user.username if seat.user else None, seat.guest_name)
 
 
 def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame]]:
