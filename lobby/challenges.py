@@ -25,6 +25,7 @@ from game import clocks, live, play, seats
 from game.grid import Color
 from game.models import Game
 from game.options import Options
+from game.ratings import START
 from game.registry import kind_of
 from game.tokens import hash_token, new_seat_token
 from lobby import signals
@@ -32,7 +33,7 @@ from lobby.models import Challenge
 from players.models import Block, Rating, blocks
 
 LOBBY = "lobby"
-DEFAULT_RATING = 1000.0
+DEFAULT_RATING = START
 
 
 def user_channel(user_id: int) -> str:

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from django.http import HttpRequest
 from django.urls import reverse
 
-from game import audience, clocks, play, seats
+from game import audience, clocks, people, play, seats
 from game.analysis import (
     AnalysisPanel,
     analysis_offer,
@@ -290,13 +290,13 @@ def _watchers(game: Game) -> int | None:
 def people_shown(game: Game) -> dict[str, dict[str, Any]]:
     """The seats' people as the game page names them: none when nobody has a name (an
     account's, or one a guest gave themselves)."""
-    people = game.people()
-    if not game.rated and all(person["name"] == "Guest" for person in people.values()):
+    seated = game.people()
+    if not game.rated and all(person["name"] == people.GUEST for person in seated.values()):
         return {}
-    for person in people.values():
+    for person in seated.values():
         if "change" in person:
             person["change_text"] = signed(person["change"])
-    return people
+    return seated
 
 
 def signed(change: float) -> str:
