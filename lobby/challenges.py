@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
@@ -29,6 +30,7 @@ from game.registry import kind_of
 from game.tokens import hash_token, new_seat_token
 from lobby import signals
 from lobby.models import Challenge
+from players import blocking
 from players.models import Block, Rating, blocks
 
 LOBBY = "lobby"
@@ -315,6 +317,11 @@ def _cancelled(challenge: Challenge, status: str) -> None:
     _changed(challenge, challenge.creator, challenge.to_user)
     challenge.save(update_fields=["status", "revision", "updated"])
     transaction.on_commit(lambda: signals.challenge_cancelled.send(Challenge, challenge=challenge))
+
+
+@receiver(blocking.player_blocked, dispatch_uid="lobby.withdraw_blocked")
+def _withdraw_on_block(sender: Any, blocker: Any, blocked: Any, **kwargs: Any) -> None:
+    withdraw_blocked(blocker, blocked)
 
 
 def withdraw_blocked(blocker: Any, blocked: Any) -> int:
