@@ -119,6 +119,29 @@ def refuse(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -> Htt
     return render(request, "error.html", context, status=refusal.status)
 
 
+def act_on_game(
+    request: HtmxHttpRequest,
+    game_id: str,
+    action: Callable[[], Game],
+    nowhere_to_go_back: tuple[type[play.PlayError], ...] = (play.NotSeated,),
+) -> HttpResponse:
+    """Do ``action`` and show the game; a refusal is shown on it and changes nothing.
+    The refusals of ``nowhere_to_go_back`` (by default: not seated) get a page of their
+    own without htmx (``refuse``), the others a redirect back with their words
+    (``refuse_back``); no such game is 404."""
+    try:
+        game = action()
+    except play.GameNotFound:
+        raise Http404("there is no such game") from None
+    except nowhere_to_go_back as exc:
+        return refuse(request, game_or_404(game_id), exc)
+    except play.PlayError as exc:
+        return refuse_back(request, game_or_404(game_id), exc)
+    if request.htmx:
+        return render_game(request, game)
+    return to_game(request, game)
+
+
 def refuse_back(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -> HttpResponse:
     """Like ``refuse``, but a page without htmx goes back to the game with the words as
     a message (its form came from there, and the board shows them)."""
