@@ -9,9 +9,10 @@ from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from chat import talk
-from game import limits, play, seats
+from game import play, seats
 from game.models import Game
 from game.views.common import HtmxHttpRequest, act_on_game, too_many
+from kit import limits
 
 # Each message and each switch redraws every page watching the game.
 CHAT = limits.Limit("chat", requests=20, seconds=60)

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.urls import reverse
 
-from game import audience, clocks, play, records, seats
+from game import clocks, play, records, seats
 from game.analysis import (
     AnalysisPanel,
     analysis_allowed,
@@ -32,6 +32,7 @@ from game.links import GameUrls, game_urls
 from game.models import BrowserGame, Game
 from game.registry import named_apart
 from game.review import Judgement
+from kit import audience
 
 __all__ = [
     "AnalysisPanel",
@@ -146,7 +147,7 @@ class GamePage:
     # The people in the seats, by colour, when one of them has an account (names and
     # ratings; guests among guests need no names): name, rating, change (signed text).
     people: dict[str, dict[str, Any]]
-    # How many pages watch the game (``game.audience``), counted afresh for each drawing
+    # How many pages watch the game (``kit.audience``), counted afresh for each drawing
     # of a game going on (the page, and each redraw of its live part); None otherwise.
     watchers: int | None = None
     # Looking back at the moment before a move the review judged: that move, whose

@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
-from game import clocks, limits, live
+from game import clocks
 from game.api import (
     ApiError,
     absolute_url,
@@ -44,6 +44,7 @@ from game.api import (
 )
 from game.models import Game, Seat
 from game.registry import KINDS
+from kit import limits, live, streams
 from lobby import challenges
 from lobby.models import Challenge
 from players.models import ApiToken
@@ -439,7 +440,7 @@ async def events(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = "3600"
         return response
     client = limits.client_of(request)
-    gate = live.gate()
+    gate = streams.gate()
     refusal = gate.admit(client)
     if refusal:
         response = error(refusal.status, refusal)

@@ -15,28 +15,26 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from game import audience, limits, live, play, seats
+from game import play, seats
 from game.grid import MoveError
 from game.models import Game
 from game.views.common import (
     HtmxHttpRequest,
     act_on_game,
-    admit_stream,
     choice_of,
     game_or_404,
     moment,
-    no_stream_here,
-    not_an_event_stream,
     partial,
     refuse,
     refuse_back,
     render_game,
     seen,
-    streaming,
     to_game,
     too_many,
     whole,
 )
+from kit import audience, limits, live
+from kit.streams import admit_stream, no_stream_here, not_an_event_stream, streaming
 
 
 @never_cache  # seat and invite links: kept out of every cache

@@ -9,12 +9,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import limits, play, seats
+from game import play, seats
 from game.forms import NewGameForm, forms_of_kinds
 from game.kinds import GameKind
 from game.pages import arena_ratings, my_game_lines
 from game.registry import DEFAULT, KINDS, find_kind, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
+from kit import limits
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
