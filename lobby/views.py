@@ -11,17 +11,15 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import limits, play, seats
+from game import play, seats
 from game.forms import forms_of_kinds
 from game.registry import kind_named
 from game.views.common import (
     SeeOther,
-    admit_stream,
-    no_stream_here,
-    not_an_event_stream,
-    streaming,
     whole,
 )
+from kit import limits
+from kit.streams import admit_stream, no_stream_here, not_an_event_stream, streaming
 from lobby import challenges
 from lobby import live as lobby_live
 from lobby.forms import ChallengeForm

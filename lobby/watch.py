@@ -2,7 +2,7 @@
 computer player, newest move first, each with its players, a small board and how many
 watch it; and the stream that tells the page when to look again.
 
-The page's stream hears, through the newsroom every live page uses (``game.live``),
+The page's stream hears, through the newsroom every live page uses (``kit.live``),
 of each game it shows and of the channel ``WATCH``, which is counted when a game
 between people starts or ends: it then sends ``watch`` (at most one a second), and
 the page asks for its list again (``?part=list``), each viewer the same list.
@@ -27,14 +27,16 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from game import audience, clocks, hooks, live, people
+from game import clocks, hooks, people
 from game.fragments import drawn_by
 from game.grid import Color
 from game.kinds import GameKind
-from game.models import Channel, Game, Seat
+from game.models import Game, Seat
 from game.options import Options
 from game.registry import KINDS, find_kind, named_apart
-from game.views.common import admit_stream, no_stream_here, not_an_event_stream, streaming
+from kit import audience, live
+from kit.models import Channel
+from kit.streams import admit_stream, no_stream_here, not_an_event_stream, streaming
 from lobby import signals
 
 # The channel counted when a game between people starts or ends.

@@ -448,7 +448,7 @@ def test_the_queue_takes_every_clients_first_task_before_anyones_second(
     the newcomer's reply is among the first two a worker takes, not the thirteenth."""
     from django_tasks_db.models import DBTaskResult
 
-    from game import limits
+    from kit import limits
 
     def as_client(client: str, color: str = "light") -> Game:
         token = limits.current_client.set(client)
@@ -475,7 +475,7 @@ def test_the_queue_takes_every_clients_first_task_before_anyones_second(
 
 
 def test_hints_count_against_a_clients_allowance(client):
-    from game import limits
+    from kit import limits
 
     game, tokens = play.create_game("hotseat", Rules())
     _seated_client(client, game, tokens)

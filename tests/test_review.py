@@ -739,7 +739,7 @@ def test_my_games_come_a_page_at_a_time_going_on_first(client, settings):
 
 
 def test_a_picture_is_drawn_once_and_a_client_may_have_only_so_many_drawn(client):
-    from game import limits
+    from kit import limits
 
     def text(square: int) -> str:
         board = "." * square + "S" + "." * (48 - square)

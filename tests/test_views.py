@@ -818,8 +818,8 @@ def test_a_game_is_drawn_with_the_status_it_is_given():
 
 
 def test_a_page_saying_a_client_asked_too_often_links_to_the_source(settings):
-    from game import limits
     from game.views.common import too_many
+    from kit import limits
 
     settings.SOURCE_URL = "https://code.example.org/maerstanas"
     response = too_many(plain_request(), limits.Exceeded(limits.DRAW, 12))

@@ -9,13 +9,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import limits, play, seats
+from game import play, seats
 from game.forms import NewGameForm, forms_of_kinds
 from game.kinds import GameKind
 from game.pages import arena_ratings, my_game_lines
 from game.registry import DEFAULT, KINDS, find_kind, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
-from notifications import turns
+from kit import limits
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -46,8 +46,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, "game/home.html", _home_context(form), status=400)
     kind = _kind_asked(request.GET.get("game"))
     form = NewGameForm(kind=kind, initial={"game": kind.name})
-    context = _home_context(form) | {"your_turn": turns.your_turn(request)}
-    return render(request, "game/home.html", context)
+    return render(request, "game/home.html", _home_context(form))
 
 
 def _kind_asked(name: str | None) -> GameKind:
@@ -82,7 +81,6 @@ def games(request: HttpRequest) -> HttpResponse:
     page = seats.my_games(request, request.GET.get("page"))
     going_on, finished = my_game_lines(page.object_list)
     context = {"going_on": going_on, "finished": finished, "page": page}
-    context["your_turn"] = turns.your_turn(request)
     return render(request, "game/games.html", context)
 
 
