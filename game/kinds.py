@@ -152,7 +152,9 @@ class GameKind:
     # The board as pages and pictures lay it out (``game.boards``): its cells' names,
     # its rows and columns, its shape.
     board: Board
-    rules_doc: str  # the rule book under docs/, served at /docs/<name>.md
+    # The rule book, served at /docs/<name>.md: a file under docs/, or an absolute path
+    # (a game may keep it in its own folder).
+    rules_doc: str
     # The rating a game of these options counts in: options players would expect to
     # rate apart (Mǽrstánas's wraparound board) name a family of their own.
     rating_family: Callable[[Any], str]
