@@ -14,6 +14,7 @@ from django.conf import settings
 from django.test import Client
 
 from game import computer, play
+from game.grid import InvalidPositionError
 from game.models import Analysis, Game
 from game.registry import KINDS, find_kind
 from tests.third_game.engine import Position, Rules
@@ -52,7 +53,14 @@ def test_the_home_page_offers_the_game_and_its_levels(client: Client):
 
 
 def test_a_hot_seat_game_is_played_to_a_win_through_the_game_page(client: Client):
-    answer = client.post("/", {"game": "threeinrow", "mode": "hotseat"})
+    # As a browser without script sends the form: Mǽrstánas's options and the first
+    # level checked, which a game without options and nobody's level ignores.
+    home = client.get("/").content.decode()
+    checked = dict(re.findall(r'name="(level|scoring)" value="([^"]+)"[^>]* checked', home))
+    assert set(checked) == {"level", "scoring"}
+    assert re.search(r'name="special_stones"[^>]* checked', home)
+    checked["special_stones"] = "on"
+    answer = client.post("/", {"game": "threeinrow", "mode": "hotseat", **checked})
     assert answer.status_code == 303, answer.content
     game = Game.objects.get()
     assert (game.kind, game.mode, game.position_text) == (
@@ -231,3 +239,34 @@ def test_a_hint_and_an_analysis_come_from_its_strongest_level(client: Client):
     keys = [row.key for row in Analysis.objects.filter(kind="threeinrow")]
     assert computer.analyse.call(keys, 0.05, "threeinrow") == 1
     assert Analysis.objects.get(kind="threeinrow").move == "C1"
+
+
+def test_a_full_board_without_a_line_is_a_draw(client: Client):
+    full = "ssSSs/SSssS/ssSSs/SSssS"
+    cells = full.replace("/", "")
+    names = find_kind("threeinrow").board.names
+    dark = [names[at] for at, on in enumerate(cells) if on == "S"]
+    light = [names[at] for at, on in enumerate(cells) if on == "s"]
+    moves = [move for pair in zip(dark, light, strict=True) for move in pair]
+    client.post("/", {"game": "threeinrow", "mode": "hotseat"})
+    game = Game.objects.get()
+    for ply, move in enumerate(moves):
+        assert (
+            client.post(f"/g/{game.public_id}/move", {"move": move, "ply": ply}).status_code == 303
+        )
+    game.refresh_from_db()
+    assert (game.status, game.result, game.position_text) == ("full-board", "draw", f"{full} d")
+    page = html.unescape(client.get(f"/g/{game.public_id}/").content.decode())
+    assert "The board is full: a draw" in page
+
+
+def test_the_engine_refuses_positions_no_game_reaches():
+    assert Position.from_text("SSS../ss.../...../..... l").outcome() == ("dark", "three-in-a-row")
+    for text, why in [
+        ("SS.../s..../...../..... d", "light's turn"),
+        ("SSS../sss../...../S.... l", "light has three in a row and is to move"),
+        ("...../...../..... d", "four rows of five"),
+        ("...../...../...../..... x", "not a side to move"),
+    ]:
+        with pytest.raises(InvalidPositionError, match=why):
+            Position.from_text(text)
