@@ -108,7 +108,10 @@ class Drawing:
     (``going_on`` false for a moment of a game that has ended: nobody's turn);
     ``move_list(position, current)`` the moves; ``announcement(position, status)``
     what a screen reader says; ``picture(position, caption)`` a PNG;
-    ``editor(text, rules, page)`` the position page's editor, or None.
+    ``editor(text, rules, page)`` the position page's editor, or None. The board's
+    ``squares`` are what the watch list's small board reads too: each cell's ``color``
+    ("" when empty) and, where the game has more than one kind of piece, its ``kind``
+    (``"thunder"``; a cell without one holds the kind's ``noun``).
     """
 
     draw_board: Callable[..., Any]
