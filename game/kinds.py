@@ -108,7 +108,10 @@ class Drawing:
     (``going_on`` false for a moment of a game that has ended: nobody's turn);
     ``move_list(position, current)`` the moves; ``announcement(position, status)``
     what a screen reader says; ``picture(position, caption)`` a PNG;
-    ``editor(text, rules, page)`` the position page's editor, or None.
+    ``editor(text, rules, page)`` the position page's editor, or None. The board's
+    ``squares`` are what the watch list's small board reads too: each cell's ``color``
+    ("" when empty) and, where the game has more than one kind of piece, its ``kind``
+    (``"thunder"``; a cell without one holds the kind's ``noun``).
     """
 
     draw_board: Callable[..., Any]
@@ -152,7 +155,9 @@ class GameKind:
     # The board as pages and pictures lay it out (``game.boards``): its cells' names,
     # its rows and columns, its shape.
     board: Board
-    rules_doc: str  # the rule book under docs/, served at /docs/<name>.md
+    # The rule book, served at /docs/<name>.md: a file under docs/, or an absolute path
+    # (a game may keep it in its own folder).
+    rules_doc: str
     # The rating a game of these options counts in: options players would expect to
     # rate apart (Mǽrstánas's wraparound board) name a family of their own.
     rating_family: Callable[[Any], str]

@@ -92,7 +92,9 @@ def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
     squares, stones = [], {Color.DARK.value: 0, Color.LIGHT.value: 0}
     for cell in kind.drawing.draw_board(position).squares:
         if hasattr(cell, "color"):  # not a row's number
-            squares.append(f"{cell.color}-{cell.kind}" if cell.color else "")
+            # A game with one kind of piece need not name it on each square.
+            piece = getattr(cell, "kind", "") or kind.noun
+            squares.append(f"{cell.color}-{piece}" if cell.color else "")
             if cell.color:
                 stones[cell.color] += 1
     dark, light = (

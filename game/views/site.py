@@ -130,5 +130,6 @@ def doc(request: HttpRequest, name: str) -> HttpResponse:
     """``docs/RULES.md`` or ``docs/DESIGN.md`` as plain text; any other name is a 404."""
     if name not in DOCS:
         raise Http404("there is no such document")
+    # A kind's rule book kept in its own folder is an absolute path, which the join keeps.
     text = (settings.BASE_DIR / "docs" / DOCS[name]).read_text(encoding="utf-8")
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
