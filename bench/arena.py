@@ -2,9 +2,9 @@
 
     python -m bench.arena          # the ladder, and the goals at 1 s and 0.25 s: 200 games each
     python -m bench.arena wita@0.25:uct@0.25 cild:random --games 100
-    python -m bench.arena --json docs/arena.json   # also save the results and the Elo
-    python -m bench.arena thegn:cniht --json docs/arena.json --update  # redo some rows
-    python -m bench.arena wita@1:uct@1 --games 80 --json docs/arena-goals.json --more
+    python -m bench.arena --json game/maerstanas/arena.json   # also save the results and the Elo
+    python -m bench.arena thegn:cniht --json game/maerstanas/arena.json --update  # redo some rows
+    python -m bench.arena wita@1:uct@1 --games 80 --json game/maerstanas/arena-goals.json --more
 
 Ctrl-C (or SIGTERM) stops a run: the games under way finish, and the table and
 ``--json`` file hold the games played, which ``--more`` plays on from.
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
         "--ratings",
         dest="json",
         metavar="PATH",
-        help="also write the results and the ladder's Elo to this file (docs/arena.json)",
+        help="also write the results and the ladder's Elo here (game/maerstanas/arena.json)",
     )
     parser.add_argument(
         "--update",

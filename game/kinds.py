@@ -178,6 +178,9 @@ class GameKind:
     about_url: str = ""
     # Its stylesheet, among its static files: its board's size and its own pieces' marks.
     stylesheet: str = ""
+    # Its arena's last full run (``make arena``), from the project's root, whose Elo
+    # ratings its About page shows: "game/<name>/arena.json"; "" for none.
+    arena: str = ""
 
     @property
     def examples(self) -> str:

@@ -408,10 +408,10 @@ def test_hint_requests_from_watchers_and_for_unknown_games_change_nothing(client
 def test_the_about_page_lists_the_levels_with_their_arena_elo(client, settings, tmp_path):
     from game import pages
 
-    (tmp_path / "docs").mkdir()
+    (tmp_path / "game" / "maerstanas").mkdir(parents=True)
     ratings = {level.id: 100 * number for number, level in enumerate(bots.LEVELS, start=1)}
     del ratings[bots.STRONGEST.id]
-    (tmp_path / "docs" / "arena.json").write_text(json.dumps({"ratings": ratings}))
+    (tmp_path / "game" / "maerstanas" / "arena.json").write_text(json.dumps({"ratings": ratings}))
     settings.BASE_DIR = tmp_path
     pages.arena_ratings.cache_clear()
     try:

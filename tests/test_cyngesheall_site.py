@@ -493,7 +493,7 @@ def test_the_about_page_shows_the_ladder_with_its_arena_ratings(client):
     levels = find_kind("cyngesheall").players.levels
     for level in levels:
         assert f'data-level="{level.id}"' in text
-    saved = json.loads((settings.BASE_DIR / "docs" / "arena-cyngesheall.json").read_text())
+    saved = json.loads((settings.BASE_DIR / "game" / "cyngesheall" / "arena.json").read_text())
     row = re.search(r'<tr data-level="gesith">.*?</tr>', text, re.S)[0]
     assert f"<td>{saved['ratings']['gesith']}</td>" in row
 

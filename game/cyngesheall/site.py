@@ -81,4 +81,5 @@ KIND = GameKind(
     tagline="a race of kings",
     about_url=reverse_lazy("about-kind", args=["cyngesheall"]),
     stylesheet="cyngesheall/board.css",
+    arena="game/cyngesheall/arena.json",
 )

@@ -59,4 +59,5 @@ KIND = GameKind(
     tagline="place stones to make hinges",
     about_url=reverse_lazy("about"),
     stylesheet="maerstanas/board.css",
+    arena="game/maerstanas/arena.json",
 )

@@ -93,7 +93,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_safe
 def about(request: HttpRequest) -> HttpResponse:
     """The rules of the game, as its author's page tells them, and our decisions."""
-    ratings = arena_ratings()
+    ratings = arena_ratings(DEFAULT.arena)
     levels = [
         (number, level, ratings.get(level.id))
         for number, level in enumerate(DEFAULT.players.levels, start=1)
@@ -110,7 +110,7 @@ def about_kind(request: HttpRequest, name: str) -> HttpResponse:
         raise Http404("there is no such game") from None
     if kind is DEFAULT:
         return redirect("about")
-    ratings = arena_ratings(kind.name)
+    ratings = arena_ratings(kind.arena)
     levels = [
         (number, level, ratings.get(level.id))
         for number, level in enumerate(kind.players.levels, start=1)
