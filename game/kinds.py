@@ -22,7 +22,7 @@ from game.boards.base import Board
 from game.grid import Color, MoveError, Outcome, Played
 from game.options import Options
 
-__all__ = ["Drawing", "GameKind", "GamePosition", "Players"]
+__all__ = ["Arena", "Drawing", "GameKind", "GamePosition", "Players"]
 
 
 class GamePosition(Protocol):
@@ -68,13 +68,29 @@ class Level(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Arena:
+    """What the arena (``bench/arena.py``) measures a kind's ladder against: reference
+    players by name (``random``…: (position, rng) -> move), plain UCT given a time
+    (``uct``: (position, rng, seconds) -> move), the reference the weakest level also
+    meets (``second``) and the one the strongest level's goal is set against
+    (``goal``)."""
+
+    references: Mapping[str, Callable[..., Any]]
+    uct: Callable[..., Any]
+    second: str
+    goal: str
+
+
+@dataclass(frozen=True, slots=True)
 class Players:
     """A kind's computer players: a ladder of levels, weakest first, how they choose a
-    move, and the analysis of a position by the strongest."""
+    move, and the analysis of a position by the strongest; and the arena's references."""
 
     levels: tuple[Level, ...]
-    choose_move: Callable[..., Any]  # (position, level id) -> move
+    # (position, level id, *, seconds=None, seed=None) -> move
+    choose_move: Callable[..., Any]
     analyse: Callable[..., Any]  # (position, seconds) -> an analysis (move, line, dark_win…)
+    arena: Arena | None = None
 
     @property
     def level_ids(self) -> tuple[str, ...]:
