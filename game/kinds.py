@@ -143,6 +143,9 @@ class Drawing:
     # ``?stone=thunder``; a tafl game's piece picked, ``?from=B6``), and its default.
     choice_field: str
     choice_default: str
+    # The fieldset of its options in the new-game and challenge forms (its own template,
+    # reading its form from ``rules_forms.<name>``); "" for a game without options.
+    rules_template: str = ""
 
 
 @dataclass(frozen=True, slots=True)

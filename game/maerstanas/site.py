@@ -67,6 +67,7 @@ KIND = GameKind(
         legend_template="maerstanas/_legend.html",
         choice_field="stone",
         choice_default="stone",
+        rules_template="maerstanas/_rules.html",
     ),
     rules_doc="RULES.md",
     rating_family=rating_family,
