@@ -15,6 +15,7 @@ from django.test import Client
 from game import play
 from game.engine import Rules
 from game.models import Game
+from game.tokens import hash_token, new_seat_token
 
 HTMX = {"HX-Request": "true"}  # the header htmx sends with each of its requests
 OPENING = ["D4", "E4", "C3", "E5"]  # four moves of Mǽrstánas, no capture, dark to move
@@ -35,6 +36,18 @@ def friends(rules: Rules | None = None) -> tuple[Game, dict[str, str], dict[str,
     game, dark = play.create_game("friend", rules or Rules(), "dark")
     game, _, light = play.join(game.public_id, play.invite_code(game))
     return game, dark, {"light": light}
+
+
+def match(users=(None, None), rules: Rules | None = None, **terms) -> tuple[Game, dict[str, str]]:
+    """A game between two people that has started, as the lobby makes one: each side
+    holds a fresh seat token and the account in ``users`` (None: a guest); ``terms``
+    are ``play.create_match``'s (speed, clock, rated). The game, and the tokens by colour."""
+    tokens = {"dark": new_seat_token(), "light": new_seat_token()}
+    people = {
+        color: play.Person(hash_token(token), user)
+        for (color, token), user in zip(tokens.items(), users, strict=True)
+    }
+    return play.create_match(rules or Rules(), people, **terms), tokens
 
 
 def seated_client(game: Game, tokens: dict[str, str], **options: object) -> Client:
