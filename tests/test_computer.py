@@ -18,6 +18,7 @@ from game.engine import Position, Rules
 from game.models import Analysis, Game, Move
 from game.registry import DEFAULT
 from tests.support.exact import RULE_SETS
+from tests.support.games import take_seats
 
 pytestmark = pytest.mark.django_db
 
@@ -347,16 +348,9 @@ def test_the_form_lists_every_level_and_refuses_a_missing_or_unknown_one(client)
     assert not Game.objects.exists()
 
 
-def _seated_client(client, game, tokens):
-    """Take the seats through their private links, as a second device would."""
-    for color, token in tokens.items():
-        assert client.post(f"/g/{game.public_id}/seat/{color}/{token}/").status_code == 303
-    return client
-
-
 def test_the_page_shows_the_thinking_mark_only_while_the_computer_is_to_move(client):
     game, tokens = against_computer("dark")
-    _seated_client(client, game, tokens)
+    take_seats(client, game, tokens)
     page = client.get(f"/g/{game.public_id}/").content.decode()
     assert "data-thinking" not in page and "data-hint-button" in page
     client.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": "0"})
@@ -366,7 +360,7 @@ def test_the_page_shows_the_thinking_mark_only_while_the_computer_is_to_move(cli
 
 def test_the_hint_button_asks_and_the_board_marks_the_move(client):
     game, tokens = play.create_game("hotseat", Rules())
-    _seated_client(client, game, tokens)
+    take_seats(client, game, tokens)
     reply = client.post(f"/g/{game.public_id}/hint", headers={"HX-Request": "true"})
     assert reply.status_code == 200
     assert "Looking for a hint" in reply.content.decode()
@@ -387,7 +381,7 @@ def test_the_hint_button_asks_and_the_board_marks_the_move(client):
 
 def test_the_hint_button_is_refused_in_a_friend_game(client):
     game, tokens = play.create_game("friend", Rules(), "dark")
-    _seated_client(client, game, tokens)
+    take_seats(client, game, tokens)
     assert "data-hint-button" not in client.get(f"/g/{game.public_id}/").content.decode()
     reply = client.post(f"/g/{game.public_id}/hint", headers={"HX-Request": "true"})
     assert reply.status_code == 200  # htmx swaps only a success: the board says why
@@ -478,7 +472,7 @@ def test_hints_count_against_a_clients_allowance(client):
     from kit import limits
 
     game, tokens = play.create_game("hotseat", Rules())
-    _seated_client(client, game, tokens)
+    take_seats(client, game, tokens)
     for _ in range(limits.THINK.requests):
         client.post(f"/g/{game.public_id}/hint")
     refused = client.post(f"/g/{game.public_id}/hint")
