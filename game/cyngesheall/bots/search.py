@@ -5,8 +5,9 @@ to move in, one node per iteration: it walks down the tree choosing the child wi
 the best upper confidence bound, adds one child, plays a few plies on from it
 (``policy.playout``), and counts the result (win 1, draw ½, loss 0, or the
 evaluation's chance when the playout stopped first) in every node on the way back
-up. The move played is the child with the most visits. What it knows of the game,
-the playouts, the evaluation and the moves' priors, is ``policy``'s.
+up. The move played is the child with the most visits. The tree is ``game.mcts``'s,
+as every game's; what it knows of the game, the playouts, the evaluation and the
+moves' priors, is ``policy``'s, handed to it by ``knowledge()``.
 
 Cyngesheall is decided by single moves: a king one clear line from its goal corner,
 or a king that can be sandwiched, wins or loses on the next ply. So the tree is an

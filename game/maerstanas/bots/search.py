@@ -5,7 +5,8 @@ to move in, one node per iteration: it walks down the tree choosing the child wi
 the best upper confidence bound, adds one child, plays the rest of the game out
 (``playout``), and counts the result (win 1, tie ½, loss 0, plus a small share for
 the margin) in every node on the way back up. The move played is the child with the
-most visits.
+most visits. The tree is ``game.mcts``'s, as every game's; what it knows of
+Mǽrstánas, the moves' values and the playout, is ``knowledge()``'s.
 
 Prior knowledge comes from a cheap evaluation, the points a move makes at once
 (``move_values``), in three ways. Progressive bias (Chaslot et al. 2008) adds
