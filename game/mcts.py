@@ -15,7 +15,7 @@ into a position and, optionally, a proof of a position (MCTS-Solver, Winands,
 Björnsson and Saito 2008: a node whose side to move wins at once is lost for the side
 that moved into it; proofs then climb the tree). How a game's ladder is built on it
 (a few levels that play at a glance, others that search a number of playouts or a
-time) is told in docs/DESIGN.md, "How to add a game".
+time) is told in docs/DESIGN.md, "A game's ladder".
 
 Progressive widening lets a node of n visits have only ``1 + widening·√n`` children,
 best-valued first, so that a tree over forty-odd moves a position still goes deep.
@@ -57,7 +57,7 @@ class Knowledge:
 
     - ``moves(position)``: the legal moves with a prior each (0 to about 1; 0 for
       none), as ``(prior, move)`` pairs in the order the tree adds them, the first
-      to add last (the tree ``pop()``\\ s them); [] once the game is over.
+      to add last, as the tree pops them; [] once the game is over.
     - ``playout(position, rng)``: dark's result of playing on from ``position``, 0
       to 1; on a finished position, its result (drawing nothing from ``rng``).
     - ``dark_moved(position)``: True when dark made the move that led to it.
