@@ -568,6 +568,7 @@ ENGINE_MODULES = {
     "game.options": "game/options.py",
     "game.teaching": "game/teaching.py",
     "game.thinking": "game/thinking.py",
+    "game.mcts": "game/mcts.py",
     "game.cyngesheall": "game/cyngesheall/__init__.py",
     "game.cyngesheall.engine": "game/cyngesheall/engine.py",
     "game.cyngesheall.notation": "game/cyngesheall/notation.py",
