@@ -565,6 +565,10 @@ def test_position_text_is_written_from_its_parts():
 ENGINE_MODULES = {
     "game.engine": "game/engine.py",
     "game.grid": "game/grid.py",
+    "game.boards": "game/boards/__init__.py",
+    "game.boards.base": "game/boards/base.py",
+    "game.boards.square": "game/boards/square.py",
+    "game.boards.hexagon": "game/boards/hexagon.py",
     "game.options": "game/options.py",
     "game.teaching": "game/teaching.py",
     "game.thinking": "game/thinking.py",
