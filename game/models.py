@@ -89,8 +89,9 @@ class Game(PositionCache, models.Model):
     # The kind's options, as its codec writes them for JSON (``Options.to_mapping``).
     options = models.JSONField(default=dict, blank=True)
 
-    # The position text the game started from; "" for the empty board.
-    start_text = models.CharField(max_length=80, blank=True)
+    # The position text the game started from; "" for the empty board. Texts, not
+    # bounded strings: a game's board may be of any size its rules allow.
+    start_text = models.TextField(blank=True)
     # For an imported record, its tags (names, date, event) as read, so that an
     # export gives them back.
     tags = models.JSONField(default=dict, blank=True)
@@ -104,7 +105,7 @@ class Game(PositionCache, models.Model):
     # Cache of the position the move log leads to, rewritten with every move.
     ply = models.PositiveIntegerField(default=0)
     turn = models.CharField(max_length=5, blank=True, help_text="empty once the game has ended")
-    position_text = models.CharField(max_length=80)
+    position_text = models.TextField()
     dark_score = models.PositiveIntegerField(default=0)
     light_score = models.PositiveIntegerField(default=0)
     record_text = models.TextField(blank=True, help_text="the moves' notation, one per line")
@@ -375,7 +376,7 @@ class Move(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
-    notation = models.CharField(max_length=32)
+    notation = models.TextField()
     color = models.CharField(max_length=5, choices=[(c.value, c.value) for c in Color])
     created = models.DateTimeField(auto_now_add=True)
     # When the move was taken back: it stays in the log, out of the game's record.
@@ -425,9 +426,9 @@ class Analysis(models.Model):
     and the position text, so every game and board that reaches it shares it."""
 
     kind = models.CharField(max_length=16, default="maerstanas", help_text="game.registry's name")
-    key = models.CharField(max_length=100, help_text="the rules' flags and the position text")
+    key = models.TextField(help_text="the rules' flags and the position text")
     move = models.CharField(max_length=32, blank=True)
-    line = models.CharField(max_length=400, blank=True, help_text="moves, comma-separated")
+    line = models.TextField(blank=True, help_text="moves, comma-separated")
     dark_win = models.FloatField(null=True, blank=True)
     proven = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)

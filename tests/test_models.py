@@ -319,3 +319,21 @@ def test_a_reload_passes_its_arguments_on():
     assert (game.turn, game.mode) == ("light", Game.Mode.FRIEND)
     game.refresh_from_db()
     assert game.mode == Game.Mode.HOTSEAT
+
+
+def test_texts_a_board_of_any_size_needs_are_stored_whole():
+    """A position text, a move's notation and an analysis's key are as long as a game's
+    rules make them (a 10×10 board's text is past 100 characters): the database keeps
+    them whole, on PostgreSQL too, where a bounded column refused them."""
+    from game.models import Analysis
+
+    text = "/".join(["." * 10] * 10) + " d"  # a 10×10 board's rows
+    long_move = "T " + "/".join(["E4"] * 30)
+    game, _ = play.create_game("hotseat", Rules())
+    Game.objects.filter(pk=game.pk).update(start_text=text * 3, position_text=text * 3)
+    Move.objects.create(game=game, ply=1, color="dark", notation=long_move)
+    Analysis.objects.create(kind="maerstanas", key=text * 5, line=",".join(["E4"] * 300))
+    game.refresh_from_db()
+    assert game.position_text == text * 3 and game.start_text == text * 3
+    assert Move.objects.get(game=game, ply=1).notation == long_move
+    assert Analysis.objects.get(key=text * 5).line.count("E4") == 300
