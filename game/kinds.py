@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from game.boards.base import Board
 from game.grid import Color, MoveError, Outcome, Played
 from game.options import Options
+from game.sides import DARK_AND_LIGHT, Sides
 
 __all__ = ["Drawing", "GameKind", "GamePosition", "Players"]
 
@@ -173,6 +174,9 @@ class GameKind:
     about_url: str = ""
     # Its stylesheet, among its static files: its board's size and its own pieces' marks.
     stylesheet: str = ""
+    # What its rule book calls its sides (the ``dark`` seat moves first, whatever its
+    # name) and a game nobody won (``game.sides``).
+    sides: Sides = DARK_AND_LIGHT
 
     @property
     def examples(self) -> str:

@@ -166,3 +166,20 @@ def test_messages_of_accounts_deleted_before_are_renamed_and_guests_kept():
     renamed = apps.get_model("chat", "Message").objects.values_list("text", "name")
     assert dict(renamed) == dict(zip(names, ["deleted player", *names[1:]], strict=True))
     migrate(latest())
+
+
+def test_games_nobody_won_are_stored_alike_and_get_their_kinds_word_back():
+    apps = migrate([("game", "0016_audience_counts_clients")])
+    old_game(apps, "tied", status="no-moves", result="tie")
+    old_game(apps, "drawn", kind="cyngesheall", status="repetition", result="draw")
+    old_game(apps, "won", kind="cyngesheall", status="king-captured", result="light")
+    old_game(apps, "going-on", status="active")
+
+    apps = migrate([("game", "0017_one_no_winner")])
+    results = dict(apps.get_model("game", "Game").objects.values_list("public_id", "result"))
+    assert results == {"tied": "even", "drawn": "even", "won": "light", "going-on": ""}
+
+    apps = migrate([("game", "0016_audience_counts_clients")])
+    results = dict(apps.get_model("game", "Game").objects.values_list("public_id", "result"))
+    assert results == {"tied": "tie", "drawn": "draw", "won": "light", "going-on": ""}
+    migrate(latest())

@@ -12,7 +12,7 @@ from game.maerstanas.editor import editor
 from game.maerstanas.engine import ENDS, Position, Rules
 from game.maerstanas.notation import PASS, split_moves
 from game.maerstanas.pictures import board_png
-from game.maerstanas.rules import BOARD
+from game.maerstanas.rules import BOARD, SIDES
 from game.moves import move_list
 
 
@@ -59,4 +59,5 @@ KIND = GameKind(
     tagline="place stones to make hinges",
     about_url=reverse_lazy("about"),
     stylesheet="maerstanas/board.css",
+    sides=SIDES,
 )

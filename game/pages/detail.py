@@ -210,7 +210,7 @@ def game_page(
     # would give the same position, only later.
     position = game.position(replay.ply) if replay.reviewing else current  # pragma: no mutate
     ended = game.is_over and not replay.reviewing
-    outcome = Outcome(game.result, game.status) if ended else None
+    outcome = Outcome(game.result_word, game.status) if ended else None
     waiting = game.status == Game.Status.WAITING
     mover = (
         Color(game.turn)

@@ -70,7 +70,7 @@ def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame
         colors = tuple(entry.colors.split())
         computer = computer_seat(game)
         if game.is_over:
-            outcome = Game.Result(game.result).label if game.result else game.get_status_display()
+            outcome = game.result_text if game.result else game.get_status_display()
             summary = state = f"{outcome} · {game.dark_score}–{game.light_score}"
         elif game.mode == Game.Mode.IMPORTED:
             summary = state = f"Unfinished · {game.dark_score}–{game.light_score}"

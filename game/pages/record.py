@@ -40,7 +40,7 @@ def game_record(request: HttpRequest, game: Game) -> records.Record:
         rules=game.rules,
         moves=game.cached_record(),
         start=game.start(),
-        result=game.result,
+        result=game.result_word,
         end=game.status if game.is_over else "",
         tags=tuple(tags.items()),
     )
