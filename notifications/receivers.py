@@ -102,7 +102,7 @@ def _game_finished(sender: type[Game], game: Game, outcome: Outcome, **kwargs: o
     if game.mode != Game.Mode.FRIEND:
         return
     kind = game.game_kind
-    why = kind.drawing.why(outcome)
+    why = kind.drawing.why(outcome, kind.sides)
     for color, seat in game.seats_by_color().items():
         if seat.user_id is None:
             continue

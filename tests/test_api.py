@@ -349,6 +349,39 @@ def test_a_game_nobody_won_answers_its_kinds_word_as_before(client, rules, no_wi
     assert Game.objects.get(pk=game.pk).result == Game.Result.NO_WINNER
 
 
+def test_cyngesheall_state_keeps_todays_bytes_and_adds_the_sides_after_them(client):
+    game, tokens = play.create_game("hotseat", CyngesheallRules())
+    play.make_move(game.public_id, tokens, "B6-C5", 0)
+    game.refresh_from_db()
+    guest = {"kind": "human", "name": "Guest", "username": None, "rating": None}
+    today = {
+        "id": game.public_id,
+        "game": "cyngesheall",
+        "rules": {},
+        "mode": "hotseat",
+        "rated": False,
+        "players": {"dark": guest, "light": guest},
+        "status": "active",
+        "record": ["B6-C5"],
+        "ply": 1,
+        "turn": "light",
+        "score": {"dark": 10, "light": 10},
+        "over": False,
+        "result": None,
+        "end": None,
+        "resigned": None,
+        "speed": "unlimited",
+        "clock": None,
+        "deadline": None,
+        "position": game.position_text,
+        "legal": [str(move) for move in game.position().legal_moves()],
+    }
+    sides = ', "sides": {"dark": "Dark", "light": "Light"}}'
+    assert client.get(f"/api/games/{game.public_id}").content.decode() == (
+        json.dumps(today)[:-1] + sides
+    )
+
+
 def test_the_declared_length_is_checked_before_the_body_is_read(client, game_for_two):
     dark, _ = game_for_two
     path = f"/api/games/{dark['id']}/moves"
