@@ -157,3 +157,8 @@ def test_a_kinds_side_names_are_kept_from_players(monkeypatch):
 def test_the_position_editor_names_pieces_by_the_kinds_sides():
     assert PIECES.name("K") == "dark king"
     assert dataclasses.replace(PIECES, sides=BLUE_AND_RED).name("k") == "red king"
+
+
+def test_a_record_names_the_side_of_a_refused_move_as_its_kind_does(blue_and_red):
+    with pytest.raises(records.RecordError, match=r"move 2 \(red's\): D4 is taken"):
+        records.read_record("1. D4 2. D4\n", Rules())
