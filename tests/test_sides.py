@@ -12,6 +12,7 @@ from django.test import Client
 from game import play, records
 from game.cyngesheall.editor import PIECES
 from game.cyngesheall.site import KIND as CYNGESHEALL
+from game.forms import NewGameForm
 from game.grid import Color, Outcome
 from game.maerstanas.engine import Position, Rules
 from game.maerstanas.site import KIND as MAERSTANAS
@@ -19,6 +20,7 @@ from game.models import Game
 from game.moves import ended_outside_rules
 from game.registry import KINDS
 from game.sides import DARK_AND_LIGHT, Sides
+from lobby.forms import ChallengeForm
 from lobby.models import Challenge
 from players import names
 
@@ -162,3 +164,16 @@ def test_the_position_editor_names_pieces_by_the_kinds_sides():
 def test_a_record_names_the_side_of_a_refused_move_as_its_kind_does(blue_and_red):
     with pytest.raises(records.RecordError, match=r"move 2 \(red's\): D4 is taken"):
         records.read_record("1. D4 2. D4\n", Rules())
+
+
+def test_the_forms_offer_the_seats_by_the_kinds_side_names():
+    assert NewGameForm(kind=BLUE_RED_KIND).fields["color"].choices == [
+        ("dark", "Blue (moves first)"),
+        ("light", "Red"),
+        ("random", "Random"),
+    ]
+    assert ChallengeForm(kind=BLUE_RED_KIND).fields["color"].choices[1:] == [
+        ("dark", "Blue (moves first)"),
+        ("light", "Red"),
+    ]
+    assert NewGameForm().fields["color"].choices[0] == ("dark", "Dark (moves first)")
