@@ -32,20 +32,34 @@ run: $(BIN)/.installed
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} $(BIN)/gunicorn maerstanas_site.asgi
 
+# The tests run in parallel workers, one a core (pytest-xdist), each on a test database
+# of its own; then the tests marked `timing`, which hold code to the wall clock, run
+# alone in one process, so that no other test's work slows them down.
+PARALLEL := $(BIN)/python -m pytest -n auto
+ALONE := $(BIN)/python -m pytest -p no:xdist
+# Python keeps the test modules compiled between runs: pytest rewrites their asserts,
+# some seconds of a core for each process that loads them.
+test test-postgres quick: export PYTHONDONTWRITEBYTECODE :=
+
 ## The whole suite: lint, engine, Django, deep move counts, browser tests.
 test: $(BIN)/.installed-dev node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run --verbosity 0
-	$(BIN)/python -m pytest
+	$(PARALLEL) -m "not timing"
+	$(ALONE) -m "timing"
 
 ## The same suite on PostgreSQL (POSTGRES_URL names a database the tests may create beside).
+## slow: the engine only, no database.
 test-postgres: $(BIN)/.installed-dev node_modules/.installed
-	DATABASE_URL=$(POSTGRES_URL) $(BIN)/python -m pytest -m "not slow"  # slow: engine only, no DB
+	DATABASE_URL=$(POSTGRES_URL) $(PARALLEL) -m "not slow and not timing"
+	DATABASE_URL=$(POSTGRES_URL) $(ALONE) -m "timing and not slow"
 
 ## The suite without the slow marks, for the edit-test loop.
+QUICK := not slow and not browser and not live
 quick: $(BIN)/.installed-dev
-	$(BIN)/python -m pytest -m "not slow and not browser and not live" -q
+	$(PARALLEL) -m "$(QUICK) and not timing" -q
+	$(ALONE) -m "$(QUICK) and timing" -q
 
 lint: $(BIN)/.installed-dev
 	$(BIN)/ruff check .

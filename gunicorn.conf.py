@@ -7,7 +7,7 @@ import os
 from maerstanas_site.logs import RedactSecrets
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-# ASGI under uvicorn's worker: an open stream of a live page (game.live) costs a
+# ASGI under uvicorn's worker: an open stream of a live page (kit.live) costs a
 # coroutine, not a worker, and a slow client's bytes are awaited, not waited on.
 # Ordinary views stay synchronous and run one at a time in each worker's thread;
 # they are short and CPU-bound, and SQLite takes one writer at a time: one worker

@@ -2,9 +2,9 @@
 
     python -m bench.arena          # the ladder, and the goals at 1 s and 0.25 s: 200 games each
     python -m bench.arena wita@0.25:uct@0.25 cild:random --games 100
-    python -m bench.arena --json docs/arena.json   # also save the results and the Elo
-    python -m bench.arena thegn:cniht --json docs/arena.json --update  # redo some rows
-    python -m bench.arena wita@1:uct@1 --games 80 --json docs/arena-goals.json --more
+    python -m bench.arena --json game/maerstanas/arena.json   # also save the results and the Elo
+    python -m bench.arena thegn:cniht --json game/maerstanas/arena.json --update  # redo some rows
+    python -m bench.arena wita@1:uct@1 --games 80 --json game/maerstanas/arena-goals.json --more
 
 Ctrl-C (or SIGTERM) stops a run: the games under way finish, and the table and
 ``--json`` file hold the games played, which ``--more`` plays on from.
@@ -20,10 +20,11 @@ interval, and each side's mean seconds a move.
 Ratings: the ladder's pairings (each level against the one below, the weakest
 against ``random``) chain into an Elo for every level, ``random`` being 0.
 
-``--game cyngesheall`` plays Cyngesheall instead, from its start position: its
-levels (``byrele`` … ``cyning``) and its reference players (``random``, ``greedy``,
-``uct``); a game is won by the rules' result (a king taken or home, or the other
-side without a move), and drawn by repetition or the 60-ply rule::
+``--game cyngesheall`` plays another game of the site instead, from its start
+position: its levels (``byrele`` … ``cyning``) and the reference players its kind
+names for the arena (``GameKind.players.arena``: ``random``, ``greedy``, ``uct``); a
+game is won or not by the rules' result (Cyngesheall's: a king taken or home, or the
+other side without a move; drawn by repetition or the 60-ply rule)::
 
     python -m bench.arena --game cyngesheall --seconds 0.1 --games 100
     python -m bench.arena --game cyngesheall cyning@0.1:uct@0.1 gesith:duguth
@@ -39,75 +40,59 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
 from bench.standings import Row, merged, table
-from game import bots
-from game.cyngesheall import Position as CyngesheallPosition
-from game.cyngesheall import Rules as CyngesheallRules
-from game.cyngesheall import bots as cyngesheall_bots
-from game.cyngesheall.bots import reference as cyngesheall_reference
-from game.engine import SCORINGS, Color, Move, Position, Rules
-from game.maerstanas.bots import reference
-
-REFERENCES: dict[str, Callable[..., Move]] = {
-    "random": reference.random_move,
-    "heuristic": reference.heuristic_move,
-    "aelfric": reference.aelfric_move,
-}
-# Cyngesheall's reference players (``uct`` is each game's own, too).
-CYNGESHEALL_REFERENCES: dict[str, Callable[..., Any]] = {
-    "random": cyngesheall_reference.random_move,
-    "greedy": cyngesheall_reference.greedy_move,
-}
-GAMES = ("maerstanas", "cyngesheall")
+from game.grid import Color
+from game.kinds import GameKind, Players
+from game.options import Options
+from game.registry import DEFAULT, KINDS, kind_of
 
 
-def _players(game: str) -> tuple[Any, dict[str, Callable[..., Any]], Any]:
-    """A game's levels (a module with ``LEVEL_IDS``, ``STRONGEST``, ``choose_move``),
-    its reference players and the module of its ``uct_move``."""
-    if game == "cyngesheall":
-        return cyngesheall_bots, CYNGESHEALL_REFERENCES, cyngesheall_reference
-    return bots, REFERENCES, reference
+def _players(game: str) -> Players:
+    """A game's players, with the reference players its kind names for the arena."""
+    players = KINDS[game].players
+    if players.arena is None:
+        raise argparse.ArgumentTypeError(f"{game} names no reference players for the arena")
+    return players
 
 
-def ladder(game: str = "maerstanas") -> list[str]:
-    """Each level against the one below; the weakest against random and the heuristic
-    (Cyngesheall's against random and greedy)."""
-    ids = _players(game)[0].LEVEL_IDS
-    second = "greedy" if game == "cyngesheall" else "heuristic"
-    pairs = [f"{ids[0]}:random", f"{ids[0]}:{second}"]
+def ladder(game: str = DEFAULT.name) -> list[str]:
+    """Each level against the one below; the weakest against random and the kind's
+    second reference (Mǽrstánas's heuristic, Cyngesheall's greedy)."""
+    players = _players(game)
+    ids = players.level_ids
+    pairs = [f"{ids[0]}:random", f"{ids[0]}:{players.arena.second}"]
     pairs += [f"{upper}:{lower}" for lower, upper in pairwise(ids)]
     return pairs
 
 
-def goals(seconds: float, game: str = "maerstanas") -> list[str]:
-    """The strongest level at ``seconds`` a move against Aelfric (Cyngesheall's against
-    greedy), against plain UCT given the same time, and (the moonshot) against plain
-    UCT given four times as long."""
-    strongest = f"{_players(game)[0].STRONGEST.id}@{seconds:g}"
+def goals(seconds: float, game: str = DEFAULT.name) -> list[str]:
+    """The strongest level at ``seconds`` a move against the kind's goal reference
+    (Mǽrstánas's Aelfric, Cyngesheall's greedy), against plain UCT given the same time,
+    and (the moonshot) against plain UCT given four times as long."""
+    players = _players(game)
+    strongest = f"{players.strongest.id}@{seconds:g}"
     return [
-        f"{strongest}:{'greedy' if game == 'cyngesheall' else 'aelfric'}",
+        f"{strongest}:{players.arena.goal}",
         f"{strongest}:uct@{seconds:g}",
         f"{strongest}:uct@{4 * seconds:g}",
     ]
 
 
-def move_of(player: str, position: Position, rng: random.Random) -> Move:
+def move_of(player: str, position: Any, rng: random.Random) -> Any:
     """The move ``player`` (a level or a reference, maybe with ``@seconds``) chooses,
     in a game of the position's kind."""
-    game = "cyngesheall" if isinstance(position, CyngesheallPosition) else "maerstanas"
-    levels, references, uct = _players(game)
+    players = _players(kind_of(position.rules).name)
     name, _, seconds = player.partition("@")
     if name == "uct":
-        return uct.uct_move(position, rng, float(seconds or 1))
-    if name in references:
-        return references[name](position, rng)
-    return levels.choose_move(
+        return players.arena.uct(position, rng, float(seconds or 1))
+    if name in players.arena.references:
+        return players.arena.references[name](position, rng)
+    return players.choose_move(
         position,
         name,
         seconds=float(seconds) if seconds else None,
@@ -115,12 +100,13 @@ def move_of(player: str, position: Position, rng: random.Random) -> Move:
     )
 
 
-def check_player(player: str, game: str = "maerstanas") -> str:
+def check_player(player: str, game: str = DEFAULT.name) -> str:
     """``player`` if it names a level or a reference player of ``game``; raises
     ``ArgumentTypeError`` (or ``ValueError`` for a time that is not a number) if not."""
-    levels, references, _ = _players(game)
+    players = _players(game)
     name, _, seconds = player.partition("@")
-    if name not in references and name != "uct" and name not in levels.LEVEL_IDS:
+    known = name in players.arena.references or name in players.level_ids
+    if not known and name != "uct":
         raise argparse.ArgumentTypeError(f"{player!r} is not a player")
     if seconds:
         float(seconds)
@@ -136,17 +122,17 @@ class Game:
     seconds: dict[str, list[float]] = field(default_factory=dict)  # by player: total, moves
 
 
-def play_game(pairing: str, index: int, rules: Rules | CyngesheallRules, seed: int) -> Game:
+def play_game(pairing: str, index: int, rules: Options, seed: int) -> Game:
     """Game ``index`` of a pairing: the first player has dark in even games. The rules'
-    kind says the game: Mǽrstánas's ``Rules`` or Cyngesheall's."""
+    kind says the game (Mǽrstánas's ``Rules``, Cyngesheall's…), and its result who won."""
     first, second = pairing.split(":")
     rng = random.Random(f"{seed}:{pairing}:{index}")
     players = {Color.DARK: first, Color.LIGHT: second}
     if index % 2:
         players = {Color.DARK: second, Color.LIGHT: first}
     spent = {first: [0.0, 0], second: [0.0, 0]}
-    cyngesheall = isinstance(rules, CyngesheallRules)
-    position = CyngesheallPosition.start(rules) if cyngesheall else Position.start(rules)
+    kind = kind_of(rules)
+    position = kind.start(rules)
     while not position.is_over:
         player = players[position.turn]
         started = time.perf_counter()
@@ -155,13 +141,8 @@ def play_game(pairing: str, index: int, rules: Rules | CyngesheallRules, seed: i
         spent[player][1] += 1
         position = position.play(move)
     first_color = Color.DARK if players[Color.DARK] == first else Color.LIGHT
-    if cyngesheall:
-        winner = position.winner
-        points = 0.5 if winner is None else float(winner is first_color)
-        return Game(pairing, points, spent)
-    dark, light = position.score()
-    mine, theirs = (dark, light) if first_color is Color.DARK else (light, dark)
-    points = 0.5 if mine == theirs else float(mine > theirs)
+    winner = position.outcome().winner
+    points = 0.5 if winner is None else float(winner is first_color)
     return Game(pairing, points, spent)
 
 
@@ -181,7 +162,7 @@ def _leave_interrupts_to_the_arena() -> None:
 def run(
     pairings: list[str],
     games: int,
-    rules: Rules,
+    rules: Options,
     seed: int,
     jobs: int,
     first: dict[str, int] | None = None,
@@ -245,10 +226,10 @@ def run(
     return list(rows.values())
 
 
-def ratings(rows: list[Row], game: str = "maerstanas") -> dict[str, int]:
+def ratings(rows: list[Row], game: str = DEFAULT.name) -> dict[str, int]:
     """The levels' Elo, chained along the ladder from ``random`` at 0."""
     by_pairing = {row.pairing: row for row in rows}
-    ids = _players(game)[0].LEVEL_IDS
+    ids = _players(game).level_ids
     found: dict[str, int] = {}
     rating = 0.0
     for lower, upper in pairwise(("random", *ids)):
@@ -260,22 +241,33 @@ def ratings(rows: list[Row], game: str = "maerstanas") -> dict[str, int]:
     return found
 
 
-def _rules_dict(rules: Rules | CyngesheallRules) -> dict[str, object]:
-    if isinstance(rules, CyngesheallRules):
-        return {"game": "cyngesheall"}
-    return {
-        "special_stones": rules.special_stones,
-        "scoring": rules.scoring,
-        "wraparound": rules.wraparound,
-    }
+def _rules_dict(rules: Options) -> dict[str, object]:
+    """The rules a saved file's games were played by: the game and its options."""
+    return {"game": kind_of(rules).name, **rules.to_mapping()}
+
+
+def _rules(kind: GameKind, args: argparse.Namespace) -> Options:
+    """The rules the command line asks for: Mǽrstánas's options are its flags
+    (``--no-special-stones``, ``--scoring``, ``--wraparound``), a kind without them
+    refuses them. Raises ``ValueError`` saying which the game has not."""
+    asked = {}
+    if args.no_special_stones:
+        asked["special_stones"] = False
+    if args.scoring != "standard":
+        asked["scoring"] = args.scoring
+    if args.wraparound:
+        asked["wraparound"] = True
+    known = {option.name for option in kind.rules.OPTIONS}
+    unknown = sorted(set(asked) - known)
+    if unknown:
+        raise ValueError(f"{kind.title} has no rule option {', '.join(unknown)}")
+    return kind.rules(**asked)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pairings", nargs="*", help="first:second, e.g. wita@1:uct@1")
-    parser.add_argument(
-        "--game", choices=GAMES, default="maerstanas", help="the game played (maerstanas)"
-    )
+    parser.add_argument("--game", choices=list(KINDS), default=DEFAULT.name, help="the game played")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument(
         "--seconds",
@@ -287,14 +279,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-special-stones", action="store_true")
-    parser.add_argument("--scoring", choices=SCORINGS, default="standard")
+    parser.add_argument("--scoring", default="standard")
     parser.add_argument("--wraparound", action="store_true")
     parser.add_argument(
         "--json",
         "--ratings",
         dest="json",
         metavar="PATH",
-        help="also write the results and the ladder's Elo to this file (docs/arena.json)",
+        help="also write the results and the ladder's Elo here (game/maerstanas/arena.json)",
     )
     parser.add_argument(
         "--update",
@@ -310,10 +302,11 @@ def main(argv: list[str] | None = None) -> None:
     for option in ("update", "more"):
         if getattr(args, option) and not args.json:
             parser.error(f"--{option} needs --json PATH, the file to update")
-    if args.game == "cyngesheall" and (
-        args.no_special_stones or args.wraparound or args.scoring != "standard"
-    ):
-        parser.error("Cyngesheall has no rule options")
+    kind = KINDS[args.game]
+    try:
+        rules = _rules(kind, args)
+    except ValueError as exc:
+        parser.error(str(exc))
     pairings = args.pairings or [
         *ladder(args.game),
         *(p for s in args.seconds for p in goals(s, args.game)),
@@ -326,15 +319,6 @@ def main(argv: list[str] | None = None) -> None:
                 check_player(player, args.game)
             except (argparse.ArgumentTypeError, ValueError) as exc:
                 parser.error(str(exc))
-    rules: Rules | CyngesheallRules = (
-        CyngesheallRules()
-        if args.game == "cyngesheall"
-        else Rules(
-            special_stones=not args.no_special_stones,
-            scoring=args.scoring,
-            wraparound=args.wraparound,
-        )
-    )
     saved = None
     if (args.update or args.more) and os.path.exists(args.json):
         with open(args.json, encoding="utf-8") as file:
@@ -345,7 +329,7 @@ def main(argv: list[str] | None = None) -> None:
     first = {pairing: row.games for pairing, row in earlier.items()} if args.more else {}
     started = time.monotonic()
     rows = run(pairings, args.games, rules, args.seed, args.jobs, first)
-    name = "Cyngesheall" if args.game == "cyngesheall" else str(rules)
+    name = str(rules) if kind.rules.OPTIONS else kind.title
     print(f"{name}, {args.jobs} processes, {time.monotonic() - started:.0f} s")
     played, meant = sum(row.games for row in rows), args.games * len(pairings)
     if played < meant:

@@ -6,12 +6,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from game import people
 from game.models import Game
 
 SIDES = [("dark", "Dark"), ("light", "Light")]
 # The name a message keeps once its account is deleted (chat.receivers): the username
 # is free to take again, and must not be shown beside another's words.
-DELETED_NAME = "deleted player"
+DELETED_NAME = people.DELETED
 
 
 class Message(models.Model):

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import Message, Mute
-from game import play
+from game import people, play
 from game.models import Game
 from players.models import Block, blocks
 
@@ -229,9 +229,7 @@ def _name(user, guest_name: str, room: str) -> str:
     """The sender's name as the message keeps it."""
     if user is not None:
         return user.get_username()
-    if guest_name:
-        return f"{guest_name} (guest)"
-    return "Guest" if room == PLAYERS else "Watcher"
+    return people.guest_name(guest_name, people.GUEST if room == PLAYERS else people.WATCHER)
 
 
 # What a page shows --------------------------------------------------------------------

@@ -5,23 +5,14 @@ game page."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.views.decorators.http import require_POST
 
 from chat import talk
-from game import limits, play, seats
+from game import play, seats
 from game.models import Game
-from game.views.common import (
-    HtmxHttpRequest,
-    game_or_404,
-    refuse,
-    refuse_back,
-    render_game,
-    to_game,
-    too_many,
-)
+from game.views.common import HtmxHttpRequest, act_on_game, too_many
+from kit import limits
 
 # Each message and each switch redraws every page watching the game.
 CHAT = limits.Limit("chat", requests=20, seconds=60)
@@ -36,7 +27,7 @@ _NOWHERE_TO_GO_BACK = (play.NotSeated, talk.NoChat, talk.ChatClosed, talk.Messag
 def say(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Post the form's ``quick`` message, or else its ``text``."""
     user = request.user if request.user.is_authenticated else None
-    return _act(
+    return act_on_game(
         request,
         game_id,
         lambda: talk.say(
@@ -47,6 +38,7 @@ def say(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             quick=request.POST.get("quick", ""),
             name=seats.guest_name(request),
         ),
+        _NOWHERE_TO_GO_BACK,
     )
 
 
@@ -61,29 +53,15 @@ def mute(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             raise play.PlayError(f"{answer[:20]!r} is not an answer: on is 1 or 0")
         return talk.mute(game_id, seats.tokens_for(request, game_id), on=answer == "1")
 
-    return _act(request, game_id, act)
+    return act_on_game(request, game_id, act, _NOWHERE_TO_GO_BACK)
 
 
 @require_POST
 def report(request: HtmxHttpRequest, game_id: str, message_id: str) -> HttpResponse:
     """Report the opponent's message to the operator."""
-    return _act(
+    return act_on_game(
         request,
         game_id,
         lambda: talk.report(int(message_id), game_id, seats.tokens_for(request, game_id)),
+        _NOWHERE_TO_GO_BACK,
     )
-
-
-def _act(request: HtmxHttpRequest, game_id: str, action: Callable[[], Game]) -> HttpResponse:
-    """Do ``action`` and show the game; a refusal is shown and changes nothing."""
-    try:
-        game = action()
-    except play.GameNotFound:
-        raise Http404("there is no such game") from None
-    except _NOWHERE_TO_GO_BACK as exc:
-        return refuse(request, game_or_404(game_id), exc)
-    except play.PlayError as exc:
-        return refuse_back(request, game_or_404(game_id), exc)
-    if request.htmx:
-        return render_game(request, game)
-    return to_game(request, game)

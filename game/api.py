@@ -22,12 +22,13 @@ from django.template import loader
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from game import clocks, limits, play, seats
+from game import clocks, play, seats
 from game.grid import Color, MoveError
 from game.kinds import GameKind
 from game.models import Game
 from game.options import QUOTED, OptionError, Options
 from game.registry import DEFAULT, find_kind
+from kit import limits
 
 # A move is a few dozen bytes; nothing the API takes comes near this.
 MAX_BODY = 4096
@@ -151,7 +152,7 @@ def _game(game_id: str) -> Game:
     return play.in_time(game)
 
 
-def _body(request: HttpRequest, fields: Collection[str]) -> dict[str, Any]:
+def json_body(request: HttpRequest, fields: Collection[str]) -> dict[str, Any]:
     """The request's JSON object, of ``fields`` only; 415 sent as anything but JSON, 411
     in chunks, 413 too long, 400 when it is not one or has another field."""
     # A form of another site can post text/plain or a form to any address without the
@@ -202,7 +203,8 @@ def listed(words: Collection[str], last: str = "or") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}" if len(words) > 1 else "".join(words)
 
 
-def _field(data: dict[str, Any], name: str, kind: type, default: Any) -> Any:
+def field_of(data: dict[str, Any], name: str, kind: type, default: Any) -> Any:
+    """``data[name]``, or ``default`` without it; 400 when it is not of JSON's ``kind``."""
     value = data.get(name, default)
     # bool is a kind of int in Python, never in JSON: refuse true for a ply.
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -213,17 +215,18 @@ def _field(data: dict[str, Any], name: str, kind: type, default: Any) -> Any:
 _KIND_NAMES = {str: "a string", int: "a whole number", bool: "true or false", dict: "an object"}
 
 
-def _kind(data: dict[str, Any]) -> GameKind:
+def kind_asked(data: dict[str, Any]) -> GameKind:
+    """The game ``data["game"]`` names, the default without it; 400 for no game here."""
     try:
-        return find_kind(_field(data, "game", str, DEFAULT.name))
+        return find_kind(field_of(data, "game", str, DEFAULT.name))
     except KeyError as error:
         raise ApiError(400, error.args[0]) from None
 
 
-def _rules(data: dict[str, Any], kind: GameKind) -> Options:
+def rules_asked(data: dict[str, Any], kind: GameKind) -> Options:
     """The options ``data["rules"]`` names for ``kind``; 400 naming a value it does not
     take, or a rule it does not have."""
-    rules = _field(data, "rules", dict, {})
+    rules = field_of(data, "rules", dict, {})
     names = [option.name for option in kind.rules.OPTIONS]
     unknown = sorted(set(rules) - set(names))
     if unknown:
@@ -243,7 +246,7 @@ def _token(request: HttpRequest) -> str:
     return match[1]
 
 
-def _account(request: HttpRequest) -> Any:
+def account_of(request: HttpRequest) -> Any:
     """The account a personal API token (``Bearer mt_…``, ``players.middleware``) names,
     or None: a browser's login is never read here, so no other site can act for it."""
     return request.user if getattr(request, "api_token", None) is not None else None
@@ -252,7 +255,7 @@ def _account(request: HttpRequest) -> Any:
 def _held(request: HttpRequest, game: Game) -> dict[str, str]:
     """The seats the request's credential holds in ``game``: an account's, by its
     personal token, or a seat token's; 403 for none."""
-    if _account(request) is not None:
+    if account_of(request) is not None:
         held = seats.tokens_for(request, game.public_id)
         if not held:
             raise ApiError(403, "this account holds no seat in this game")
@@ -264,7 +267,7 @@ def _offered(request: HttpRequest, game: Game) -> dict[str, str]:
     """The seats the request's credential may hold in ``game``, unchecked, for
     ``play.join`` to refuse a second one: an account's, or a seat token for either side;
     none without a credential."""
-    if _account(request) is not None:
+    if account_of(request) is not None:
         return seats.tokens_for(request, game.public_id)
     match = BEARER.fullmatch(request.headers.get("Authorization", ""))
     return {color.value: match[1] for color in Color} if match else {}
@@ -278,11 +281,13 @@ def _seats(game: Game, token: str) -> dict[str, str]:
     return held
 
 
-def _url(request: HttpRequest, name: str, *args: str) -> str:
+def absolute_url(request: HttpRequest, name: str, *args: str) -> str:
+    """The whole address of the page ``name`` (a URL's name) of ``args``."""
     return request.build_absolute_uri(reverse(name, args=args))
 
 
-def _too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
+def too_many(request: HttpRequest, exceeded: limits.Exceeded) -> HttpResponse:
+    """The API's answer to a client past a limit (``limits.limited``'s refusal)."""
     # limits.refused makes any answer given here a 429, and 401 is the only status
     # error() reads: another status, or none, is answered the same.
     return error(
@@ -295,48 +300,50 @@ CREATE_FIELDS = ("mode", "game", "rules", "color", "level", "rated")
 
 
 @endpoint("POST")
-@limits.limited(limits.CREATE, _too_many)
+@limits.limited(limits.CREATE, too_many)
 def create(request: HttpRequest) -> HttpResponse:
     """Start a friend game or a game against the computer; 201 with the seat token."""
-    data = _body(request, CREATE_FIELDS)
-    mode = _field(data, "mode", str, "friend")
+    data = json_body(request, CREATE_FIELDS)
+    mode = field_of(data, "mode", str, "friend")
     if mode not in (Game.Mode.FRIEND, Game.Mode.COMPUTER):
         raise ApiError(400, f"{mode!r} is not a kind of game here: use friend or computer")
-    rules = _rules(data, _kind(data))
-    color = _field(data, "color", str, "dark")
-    level = _field(data, "level", str, "")
-    rated = _field(data, "rated", bool, False)
-    account = _account(request)
+    rules = rules_asked(data, kind_asked(data))
+    color = field_of(data, "color", str, "dark")
+    level = field_of(data, "level", str, "")
+    rated = field_of(data, "rated", bool, False)
+    account = account_of(request)
     game, tokens = play.create_game(mode, rules, color, level=level, user=account, rated=rated)
     ((color, token),) = tokens.items()
     body = {
         "id": game.public_id,
-        "url": _url(request, "game-detail", game.public_id),
+        "url": absolute_url(request, "game-detail", game.public_id),
         "color": color,
         "token": token,
     }
     if mode == Game.Mode.FRIEND:
-        body["invite_url"] = _url(request, "game-invite", game.public_id, play.invite_code(game))
+        body["invite_url"] = absolute_url(
+            request, "game-invite", game.public_id, play.invite_code(game)
+        )
     return JsonResponse(body, status=201)
 
 
 @endpoint("POST")
-@limits.limited(limits.JOIN, _too_many)
+@limits.limited(limits.JOIN, too_many)
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """Take the free seat of a friend game with its invite (the link or its code)."""
-    invite = _field(_body(request, ("invite",)), "invite", str, "")
+    invite = field_of(json_body(request, ("invite",)), "invite", str, "")
     # The link's last path segment, so a query or fragment pasted with it does no harm.
     code = urlsplit(invite.strip()).path.rstrip("/").rsplit("/", 1)[-1]
     if not code:
         raise ApiError(400, "send the invite link or its code as 'invite'")
     game = _game(game_id)
     game, color, token = play.join(
-        game_id, code, held=_offered(request, game), user=_account(request)
+        game_id, code, held=_offered(request, game), user=account_of(request)
     )
     return JsonResponse(
         {
             "id": game.public_id,
-            "url": _url(request, "game-detail", game.public_id),
+            "url": absolute_url(request, "game-detail", game.public_id),
             "color": color,
             "token": token,
         }
@@ -344,25 +351,25 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @endpoint("POST")
-@limits.limited(limits.API_WRITE, _too_many)
+@limits.limited(limits.API_WRITE, too_many)
 def moves(request: HttpRequest, game_id: str) -> HttpResponse:
     """Play a move for the token's seat at the ply the program saw; the new state."""
     game = _game(game_id)
     held = _held(request, game)
-    data = _body(request, ("move", "ply", "position"))
-    move = _field(data, "move", str, None) if "move" in data else None
+    data = json_body(request, ("move", "ply", "position"))
+    move = field_of(data, "move", str, None) if "move" in data else None
     if move is None:
         raise ApiError(400, f"send the move as 'move', e.g. {game.game_kind.examples}")
     if "ply" not in data:
         raise ApiError(400, "send the ply you saw as 'ply', so a stale move is never played")
-    ply = _field(data, "ply", int, None)
+    ply = field_of(data, "ply", int, None)
     # The position seen, optional: a takeback can bring a game back to the same ply.
-    seen = _field(data, "position", str, "")
+    seen = field_of(data, "position", str, "")
     return JsonResponse(state(play.make_move(game_id, held, move, ply, seen=seen)))
 
 
 @endpoint("POST")
-@limits.limited(limits.API_WRITE, _too_many)
+@limits.limited(limits.API_WRITE, too_many)
 def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     """Give the game up for the token's seat; the final state."""
     held = _held(request, _game(game_id))

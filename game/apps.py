@@ -8,4 +8,8 @@ class GameConfig(AppConfig):
     def ready(self) -> None:
         # The listeners of game.hooks: the live streams announce every change, the
         # computer thinks when it is to move. Importing them connects them.
-        from game import computer, live, timekeeper  # noqa: F401
+        from game import computer, news, timekeeper  # noqa: F401
+        from kit import live
+
+        # The streams read the games' news through game.news.
+        live.add_source(news.GAMES)

@@ -31,11 +31,12 @@ from django_tasks import task
 from django_tasks.base import TASK_MIN_PRIORITY, Task, TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from game import hooks, limits, play
+from game import hooks, play
 from game.kinds import GameKind
 from game.models import Analysis, Game, Seat
 from game.options import Options
 from game.registry import DEFAULT, find_kind
+from kit import limits
 
 
 def client_key(client: str) -> str:

@@ -47,7 +47,9 @@ class OnOffField(forms.Field):
             raise forms.ValidationError(f"{error}.", code="invalid") from None
 
 
-def _choice(option: str, choices: list[tuple[str, str]], **kwargs: object) -> forms.ChoiceField:
+def choice_field(
+    option: str, choices: list[tuple[str, str]], **kwargs: object
+) -> forms.ChoiceField:
     """A radio choice whose refusals name the option and the values it takes, so a
     400 says what was wrong (a program posting the form reads it too)."""
     values = [value for value, _ in choices]
@@ -118,8 +120,8 @@ PLAYABLE = [(value, label) for value, label in Game.Mode.choices if value != Gam
 class SeatsForm(forms.Form):
     """Who plays a new game: the kind of game, the creator's colour, the computer's level."""
 
-    mode = _choice("kind of game (mode)", PLAYABLE, initial=Game.Mode.HOTSEAT)
-    color = _choice(
+    mode = choice_field("kind of game (mode)", PLAYABLE, initial=Game.Mode.HOTSEAT)
+    color = choice_field(
         "colour",
         [("dark", "Dark (moves first)"), ("light", "Light"), ("random", "Random")],
         initial="dark",
@@ -154,7 +156,7 @@ class SeatsForm(forms.Form):
 class ContinueForm(SeatsForm):
     """A new game from a moment of another game, a record or a position."""
 
-    mode = _choice(
+    mode = choice_field(
         "kind of game (mode)",
         [(Game.Mode.HOTSEAT, "Hot-seat"), (Game.Mode.COMPUTER, "Play the computer")],
         initial=Game.Mode.HOTSEAT,
@@ -168,12 +170,12 @@ class NewGameForm(SeatsForm):
 
     field_order = ["game", "mode", "color", "level"]
     rated = forms.BooleanField(required=False, label="Rated")
-    game = _choice("game", kind_choices(), initial=DEFAULT.name, required=False)
+    game = choice_field("game", kind_choices(), initial=DEFAULT.name, required=False)
 
     def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
         super().__init__(*args, kind=kind, **kwargs)
         for option in kind.rules.OPTIONS:
-            self.fields[option.name] = _option_field(option)
+            self.fields[option.name] = option_field(option)
         self.order_fields(["game", "mode", *(option.name for option in kind.rules.OPTIONS)])
 
     def rules(self) -> Options:
@@ -187,10 +189,11 @@ class NewGameForm(SeatsForm):
         )
 
 
-def _option_field(option: OnOff | Choice) -> forms.Field:
+def option_field(option: OnOff | Choice) -> forms.Field:
+    """The form's field of a game's rule option: a box to tick, or a choice."""
     if isinstance(option, OnOff):
         return OnOffField(option)
-    return _choice(option.words, list(option.choices), initial=option.default)
+    return choice_field(option.words, list(option.choices), initial=option.default)
 
 
 def forms_of_kinds(form: NewGameForm | forms.Form) -> dict[str, forms.Form]:

@@ -3,7 +3,7 @@
 
 - ``game_changed``: inside the transaction of every change a watching page must
   show (``Game.save_change``), with the database alias; the live streams
-  (``game.live``) announce it to other processes from there, and look at once
+  (``kit.live``) announce it to other processes from there, and look at once
   when it commits.
 - ``game_finished``: once the transaction that ended a game commits, once per
   game, whatever ended it (``play.finish``): with the game and its ``Outcome``.

@@ -31,8 +31,8 @@ from django_tasks import task
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from game import limits
 from game.models import Analysis, Game
+from kit import limits
 
 DAY = timedelta(days=1)
 

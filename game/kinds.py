@@ -23,7 +23,7 @@ from game.grid import Color, MoveError, Outcome, Played
 from game.options import Options
 from game.sides import DARK_AND_LIGHT, Sides
 
-__all__ = ["Drawing", "GameKind", "GamePosition", "Players"]
+__all__ = ["Arena", "Drawing", "GameKind", "GamePosition", "Players"]
 
 
 class GamePosition(Protocol):
@@ -69,13 +69,29 @@ class Level(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Arena:
+    """What the arena (``bench/arena.py``) measures a kind's ladder against: reference
+    players by name (``random``…: (position, rng) -> move), plain UCT given a time
+    (``uct``: (position, rng, seconds) -> move), the reference the weakest level also
+    meets (``second``) and the one the strongest level's goal is set against
+    (``goal``)."""
+
+    references: Mapping[str, Callable[..., Any]]
+    uct: Callable[..., Any]
+    second: str
+    goal: str
+
+
+@dataclass(frozen=True, slots=True)
 class Players:
     """A kind's computer players: a ladder of levels, weakest first, how they choose a
-    move, and the analysis of a position by the strongest."""
+    move, and the analysis of a position by the strongest; and the arena's references."""
 
     levels: tuple[Level, ...]
-    choose_move: Callable[..., Any]  # (position, level id) -> move
+    # (position, level id, *, seconds=None, seed=None) -> move
+    choose_move: Callable[..., Any]
     analyse: Callable[..., Any]  # (position, seconds) -> an analysis (move, line, dark_win…)
+    arena: Arena | None = None
 
     @property
     def level_ids(self) -> tuple[str, ...]:
@@ -111,7 +127,10 @@ class Drawing:
     ``announcement(position, status)`` what a screen reader says;
     ``picture(position, caption=..., sides=...)`` a PNG (``GameKind.picture``);
     ``editor(text, rules, page)`` the position page's editor, or None. Those given
-    ``sides`` (the kind's, ``GameKind.sides``) name the sides as it does.
+    ``sides`` (the kind's, ``GameKind.sides``) name the sides as it does. The board's
+    ``squares`` are what the watch list's small board reads too: each cell's ``color``
+    ("" when empty) and, where the game has more than one kind of piece, its ``kind``
+    (``"thunder"``; a cell without one holds the kind's ``noun``).
     """
 
     draw_board: Callable[..., Any]
@@ -127,6 +146,9 @@ class Drawing:
     # ``?stone=thunder``; a tafl game's piece picked, ``?from=B6``), and its default.
     choice_field: str
     choice_default: str
+    # The fieldset of its options in the new-game and challenge forms (its own template,
+    # reading its form from ``rules_forms.<name>``); "" for a game without options.
+    rules_template: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +177,9 @@ class GameKind:
     # The board as pages and pictures lay it out (``game.boards``): its cells' names,
     # its rows and columns, its shape.
     board: Board
-    rules_doc: str  # the rule book under docs/, served at /docs/<name>.md
+    # The rule book, served at /docs/<name>.md: a file under docs/, or an absolute path
+    # (a game may keep it in its own folder).
+    rules_doc: str
     # The rating a game of these options counts in: options players would expect to
     # rate apart (Mǽrstánas's wraparound board) name a family of their own.
     rating_family: Callable[[Any], str]
@@ -176,6 +200,9 @@ class GameKind:
     about_url: str = ""
     # Its stylesheet, among its static files: its board's size and its own pieces' marks.
     stylesheet: str = ""
+    # Its arena's last full run (``make arena``), from the project's root, whose Elo
+    # ratings its About page shows: "game/<name>/arena.json"; "" for none.
+    arena: str = ""
     # What its rule book calls its sides (the ``dark`` seat moves first, whatever its
     # name) and a game nobody won (``game.sides``).
     sides: Sides = DARK_AND_LIGHT

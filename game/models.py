@@ -12,9 +12,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Q
 
+from game import people
 from game.grid import Color
 from game.kinds import GameKind
 from game.managers import GameManager, SeatManager
@@ -280,34 +282,32 @@ class Game(PositionCache, SidesAndResult, models.Model):
         return f"{self.kind}-{self.game_kind.rating_family(self.rules)}"
 
     def people(self) -> dict[str, dict[str, Any]]:
-        """The people holding the seats, by colour: ``name`` (an account's username;
-        "Guest", or "deleted player" for a rated game's account deleted since),
-        ``username`` (None for a guest) and ``rating`` in this game's family (None for
-        a guest), and once a rated game is over, its ``change``. A side the computer
-        holds, or nobody yet, is not among them."""
+        """The people holding the seats, by colour, as ``people.Shown.fields`` gives
+        them ("deleted player" for a rated game's account deleted since), and once a
+        rated game is over, its ``change``. A side the computer holds, or nobody yet,
+        is not among them. Two queries at most past the seats: the ratings, the changes."""
+        return {color: person.fields() | extra for color, (person, extra) in self._people().items()}
+
+    def _people(self) -> dict[str, tuple[people.Shown, dict[str, float]]]:
         changes = {}
         if self.rated and self.is_over:
             changes = {change.color: change for change in self.rating_changes.all()}
-        people = {}
-        for color, seat in self.seats_by_color().items():
-            if seat.level:
-                continue
-            user = seat.user
+        seats = {color: seat for color, seat in self.seats_by_color().items() if not seat.level}
+        family = self.rating_family
+        _read_users(seats.values())
+        ratings = people.ratings_of((s.user_id for s in seats.values() if s.user_id), [family])
+        shown = {}
+        for color, seat in seats.items():
             change = changes.get(color)
-            if user is None:
-                deleted = change is not None
-                named = f"{seat.guest_name} (guest)" if seat.guest_name else "Guest"
-                name = "deleted player" if deleted else named
-                people[color] = {"name": name, "username": None, "rating": None}
+            if seat.user is not None:
+                person = people.of_account(seat.user, ratings.get((seat.user_id, family)))
+            elif change is not None:  # a rated game's guest seat: an account deleted since
+                person = people.Shown(people.DELETED)
             else:
-                rating = user.ratings.filter(family=self.rating_family).first()
-                value = rating.value if rating else 1000.0
-                people[color] = {"name": user.username, "username": user.username, "rating": value}
-                # An account a program plays says so (players.Account); None: it never said.
-                people[color]["bot"] = bool(getattr(getattr(user, "account", None), "bot", False))
-            if change is not None:
-                people[color]["change"] = change.after - change.before
-        return people
+                person = people.of_guest(seat.guest_name)
+            extra = {} if change is None else {"change": change.after - change.before}
+            shown[color] = (person, extra)
+        return shown
 
     @property
     def computer_to_move(self) -> str:
@@ -451,48 +451,12 @@ class Analysis(models.Model):
         return self.dark_win is not None
 
 
-class RateCount(models.Model):
-    """How many requests of one kind one client made in one window of time (game.limits)."""
-
-    key = models.CharField(max_length=100, unique=True, help_text="kind:client:window")
-    count = models.PositiveIntegerField(default=1)
-    expires = models.DateTimeField(db_index=True)
-
-    def __str__(self) -> str:
-        return f"{self.key}: {self.count}"
-
-
-class Channel(models.Model):
-    """A page's news that is not one game's (the lobby's, one account's): its revision
-    counts its changes, and the live streams hear of them as they hear of games'
-    (``game.live``, which knows a channel by a name starting with ``~``)."""
-
-    name = models.CharField(max_length=40, unique=True)
-    revision = models.PositiveIntegerField(default=0)
-    updated = models.DateTimeField(auto_now=True, db_index=True)  # newsroom
-
-    def __str__(self) -> str:
-        return f"{self.name} at {self.revision}"
-
-
-class Audience(models.Model):
-    """A client watching a game from one server process (``game.audience``): each
-    process replaces its own rows when its watchers change, and rewrites them every
-    few seconds while it has any, so rows left by a process that died soon go stale
-    and count for nothing."""
-
-    process = models.CharField(max_length=100, help_text="host:pid:start time")
-    game_id = models.CharField(max_length=16, help_text="the game's public id")
-    client = models.CharField(max_length=16, help_text="the client's address, hashed")
-    updated = models.DateTimeField(db_index=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["process", "game_id", "client"], name="one_row_per_watcher"
-            ),
-        ]
-        indexes = [models.Index(fields=["game_id", "updated"], name="audience_of_game")]
-
-    def __str__(self) -> str:
-        return f"{self.game_id}: {self.client} from {self.process}"
+def _read_users(seats: Iterable[Seat]) -> None:
+    """Read the accounts of ``seats`` (with whether a program plays them) in one query,
+    unless they were read with the seats already."""
+    unread = [seat for seat in seats if seat.user_id and not Seat.user.is_cached(seat)]
+    if unread:
+        users = get_user_model().objects.select_related("account")
+        found = users.in_bulk({seat.user_id for seat in unread})
+        for seat in unread:
+            seat.user = found.get(seat.user_id)

@@ -25,9 +25,23 @@ MAX_GAMES = 24
 BROWSER_KEY = "browser"
 
 
+# Who is looking, worked out once a request and game (the view, its page and the
+# chat box all ask), kept on the request; ``remember`` and ``claim`` forget it.
+LOOKING = "_seat_tokens"
+
+
 def tokens_for(request: HttpRequest, public_id: str) -> dict[str, str]:
     """This browser's seat tokens for a game, by colour (empty for a watcher), and
-    those of the seats its logged-in player's account holds."""
+    those of the seats its logged-in player's account holds: read once a request."""
+    user = _user(request)
+    known = request.__dict__.setdefault(LOOKING, {})
+    key = (public_id, None if user is None else user.pk)  # logging in or out changes it
+    if key not in known:
+        known[key] = _tokens_for(request, public_id)
+    return dict(known[key])
+
+
+def _tokens_for(request: HttpRequest, public_id: str) -> dict[str, str]:
     seats = request.session.get(SESSION_KEY, {})
     held = seats.get(public_id)
     tokens = dict(held) if isinstance(held, dict) else {}
@@ -67,6 +81,7 @@ def remember(request: HttpRequest, public_id: str, tokens: dict[str, str]) -> No
     """Add seat tokens for a game to this browser's session, and the game to its list."""
     if not tokens:
         return
+    request.__dict__.pop(LOOKING, None)
     seats = dict(request.session.get(SESSION_KEY, {}))
     held = dict(seats.pop(public_id, {}))
     held.update(tokens)
@@ -134,6 +149,7 @@ def claim(request: HttpRequest, user) -> int:
     """Make this browser's seats and games ``user``'s, as its player logs in: the
     seats its session holds, and its list of games. Return how many seats it took;
     a seat another account holds stays that account's."""
+    request.__dict__.pop(LOOKING, None)
     taken = 0
     with transaction.atomic():
         for public_id, held in dict(request.session.get(SESSION_KEY, {})).items():

@@ -1,19 +1,18 @@
-"""What every kind's computer players share: finding a level on the ladder, thinking
-without the garbage collector, and reading a search tree for the analysis of a
-position (the line it expects and the chances it gives). Engine only, no Django.
+"""What every kind's computer players share: finding a level on the ladder and playing
+it (``play_level``: the checks, the seed, the budget, thinking without the garbage
+collector), and reading a search tree for the analysis of a position (the move, the
+line it expects and the chances it gives: ``read_tree``). Engine only, no Django.
 
-Each game's search (``game.maerstanas.bots.search``, ``game.cyngesheall.bots.search``)
-keeps its own tree loop: the loop is the hot path of every move the computer plays,
-and each game's differs where it matters (a solver that proves wins and losses, the
-score margin as a result), so it is written out for its game rather than made of
-callbacks that would cost every iteration a call. The tree's nodes, whatever the
-game, have ``move``, ``visits``, ``wins`` (for the side that moved into the node) and
-``children``.
+The tree itself is ``game.mcts``'s, one for every game. Its nodes, whatever the
+game, have ``move``, ``visits``, ``wins`` (for the side that moved into the node)
+and ``children``.
 """
 
 from __future__ import annotations
 
 import gc
+import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,7 +27,10 @@ __all__ = [
     "find_level",
     "mover_chances",
     "most_visited",
+    "play_level",
     "principal_line",
+    "read_tree",
+    "search_budget",
     "without_collector",
 ]
 
@@ -57,6 +59,49 @@ def find_level(levels: Sequence[Level], level_id: str | Level) -> Level:
             return level
     ids = ", ".join(level.id for level in levels)
     raise KeyError(f"{level_id!r} is not a level: choose one of {ids}")
+
+
+class Rung(HasId, Protocol):
+    seconds: float
+    playouts: int | None
+
+
+def play_level(
+    levels: Sequence[Level],
+    level_id: str | Level,
+    position: Any,
+    choose: Callable[..., Any],
+    *,
+    seconds: float | None = None,
+    seed: int | None = None,
+) -> Any:
+    """The move the level ``level_id`` of ``levels`` plays in ``position``: the only
+    move at once, else ``choose(position, level, moves, rng, started, budget)``, with
+    the collector paused, ``rng`` seeded by ``seed``, ``started`` the clock when the
+    move was asked for and ``budget`` the seconds it may think (``seconds`` when
+    given, else ``None`` for a level counted in playouts, else the level's own).
+    Raises ``ValueError`` when the game is over and ``KeyError`` for an unknown
+    level."""
+    chosen = find_level(levels, level_id)
+    started = time.perf_counter()
+    with without_collector():
+        moves = position.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: there is no move to choose")
+        if len(moves) == 1:
+            return moves[0]
+        rng = random.Random(seed)
+        budget = seconds if seconds is not None else None if chosen.playouts else chosen.seconds
+        return choose(position, chosen, moves, rng, started, budget)
+
+
+def search_budget(level: Rung, started: float, budget: float | None) -> dict[str, Any]:
+    """A search's budget as ``game.mcts.grow`` takes it: until ``started + budget``
+    when timed, else the level's playouts (counted, so a seed repeats the move on any
+    machine)."""
+    if budget is not None:
+        return {"deadline": started + budget}
+    return {"playouts": level.playouts}
 
 
 @contextmanager
@@ -114,6 +159,26 @@ def principal_line(
         line.append(child.move)
         node = child
     return tuple(line)
+
+
+def read_tree(
+    root: Node,
+    iterations: int,
+    turn: Color,
+    pick: Callable[[Any], Any] = most_visited,
+    sure: Callable[[Any], bool] = lambda child: False,
+) -> Analysis:
+    """The analysis a searched tree gives of its root, ``turn`` to move: the ``pick``ed
+    child's move, the line from there (``principal_line``) and dark's chances
+    (``mover_chances``), unproven."""
+    best = pick(root)
+    return Analysis(
+        move=best.move,
+        line=principal_line(root, pick, sure),
+        dark_win=dark_chances(turn, mover_chances(best)),
+        proven=False,
+        iterations=iterations,
+    )
 
 
 def mover_chances(best: Node) -> float:

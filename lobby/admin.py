@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.db import transaction
 
-from game import live
+from kit import live
 from lobby import challenges
 from lobby.models import Challenge
 

@@ -27,23 +27,24 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
-from game import clocks, limits, live
+from game import clocks
 from game.api import (
     ApiError,
-    _account,
-    _body,
-    _field,
-    _kind,
-    _rules,
-    _too_many,
-    _url,
+    absolute_url,
+    account_of,
     endpoint,
     error,
+    field_of,
+    json_body,
+    kind_asked,
     known,
+    rules_asked,
     state,
+    too_many,
 )
 from game.models import Game, Seat
 from game.registry import KINDS
+from kit import limits, live, streams
 from lobby import challenges
 from lobby.models import Challenge
 from players.models import ApiToken
@@ -71,7 +72,7 @@ def program_owner(request: HttpRequest) -> str:
 
 def who(request: HttpRequest) -> challenges.Who:
     """The program making the request: the account of its API token, or a guest."""
-    account = _account(request)
+    account = account_of(request)
     if account is not None:
         return challenges.Who(owner=f"account:{account.pk}", user=account)
     return challenges.Who(
@@ -151,7 +152,7 @@ def _time_control(data: dict[str, Any]) -> dict[str, Any]:
         if days is not None
         else Game.Speed.UNLIMITED
     )
-    speed = _field(data, "speed", str, default)
+    speed = field_of(data, "speed", str, default)
     if speed not in Game.Speed.values:
         raise ApiError(400, f"'speed' must be {_listed(tuple(Game.Speed.values))}")
     terms = {"speed": speed, "initial": 0, "increment": 0, "days": 0}
@@ -162,7 +163,7 @@ def _time_control(data: dict[str, Any]) -> dict[str, Any]:
     if speed == Game.Speed.LIVE:
         if clock is None:
             raise ApiError(400, 'a live game needs a \'clock\': {"initial": s, "increment": s}')
-        clock = _field(data, "clock", dict, None)
+        clock = field_of(data, "clock", dict, None)
         known(clock, ("initial", "increment"), of="clock")
         initial, increment = clock.get("initial"), clock.get("increment", 0)
         if not _whole(initial) or initial not in CLOCK_SECONDS:
@@ -203,7 +204,7 @@ def _rating_range(data: dict[str, Any]) -> tuple[int | None, int | None]:
 def _to_user(data: dict[str, Any]) -> Any:
     if data.get("to") is None:
         return None
-    name = _field(data, "to", str, None)
+    name = field_of(data, "to", str, None)
     user = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
     if user is None:
         raise ApiError(400, f"'to': there is no player named {name[:40]!r}")
@@ -224,18 +225,18 @@ def _terms(data: dict[str, Any]) -> challenges.Terms:
     """A challenge's terms from a request's body: the rules as ``POST /api/games``
     reads them (``rules``), or as the lobby's form names them (each option at the top);
     a rule the game does not have is refused, naming it, wherever it is."""
-    kind = _kind(data)
-    rules = dict(_field(data, "rules", dict, {}))
+    kind = kind_asked(data)
+    rules = dict(field_of(data, "rules", dict, {}))
     rules |= {name: data[name] for name in data if name not in FIELDS}
-    color = _field(data, "color", str, Challenge.Color.RANDOM)
+    color = field_of(data, "color", str, Challenge.Color.RANDOM)
     if color not in Challenge.Color.values:
         raise ApiError(400, f"'color' must be {_listed(tuple(Challenge.Color.values))}")
     low, high = _rating_range(data)
-    rated = _field(data, "rated", bool, False)
+    rated = field_of(data, "rated", bool, False)
     if (low, high) != (None, None) and not rated:
         raise ApiError(400, "'rating_range' is for rated challenges: send \"rated\": true too")
     return challenges.Terms(
-        rules=_rules({"rules": rules}, kind),
+        rules=rules_asked({"rules": rules}, kind),
         color=color,
         rated=rated,
         rating_min=low,
@@ -248,14 +249,14 @@ def _terms(data: dict[str, Any]) -> challenges.Terms:
 
 
 @endpoint("GET", "POST")
-@limits.limited(limits.CREATE, _too_many)
+@limits.limited(limits.CREATE, too_many)
 def challenge_list(request: HttpRequest) -> HttpResponse:
     """The lobby's open challenges (GET); post one (POST), 201 with it."""
     if request.method != "POST":
         absolute = request.build_absolute_uri
         found = [describe(challenge, absolute) for challenge in challenges.open_challenges()]
         return JsonResponse({"challenges": found})
-    data = _body(request, _fields())
+    data = json_body(request, _fields())
     terms = _terms(data)
     to_user = _to_user(data)
     acting = who(request)
@@ -267,7 +268,7 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
 
 
 @endpoint("GET", "DELETE")
-@limits.limited(limits.API_WRITE, _too_many, methods=("DELETE",))
+@limits.limited(limits.API_WRITE, too_many, methods=("DELETE",))
 def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """One challenge (GET), its ``game`` once accepted; its creator cancels it (DELETE)."""
     acting = who(request)
@@ -283,17 +284,17 @@ def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
 
 
 @endpoint("POST")
-@limits.limited(limits.JOIN, _too_many)
+@limits.limited(limits.JOIN, too_many)
 def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """Accept a challenge: 201 with the game it started, the side taken and, for a
     program without an account, the seat's token."""
-    _body(request, ())  # JSON only: no form of another site accepts for its visitors
+    json_body(request, ())  # JSON only: no form of another site accepts for its visitors
     acting = who(request)
     _, game, tokens = challenges.accept(challenge_id, acting)
     ((color, token),) = tokens.items()
     body = {
         "game": state(game),
-        "url": _url(request, "game-detail", game.public_id),
+        "url": absolute_url(request, "game-detail", game.public_id),
         "color": color,
     }
     if not acting.is_account:
@@ -302,10 +303,10 @@ def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
 
 
 @endpoint("POST")
-@limits.limited(limits.API_WRITE, _too_many)
+@limits.limited(limits.API_WRITE, too_many)
 def decline(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """The named player says no to a challenge to them."""
-    _body(request, ())
+    json_body(request, ())
     challenges.decline(challenge_id, who(request))
     return JsonResponse(describe(_found(challenge_id), request.build_absolute_uri))
 
@@ -429,7 +430,7 @@ async def events(request: HttpRequest) -> HttpResponse:
         response = error(405, "use GET here")
         response["Allow"] = "GET, HEAD"
         return response
-    account = _account(request)
+    account = account_of(request)
     if account is None:
         return error(401, "send an account's API token as Authorization: Bearer mt_…")
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -440,7 +441,7 @@ async def events(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = "3600"
         return response
     client = limits.client_of(request)
-    gate = live.gate()
+    gate = streams.gate()
     refusal = gate.admit(client)
     if refusal:
         response = error(refusal.status, refusal)

@@ -8,4 +8,4 @@ class LobbyConfig(AppConfig):
     verbose_name = "Lobby"
 
     def ready(self) -> None:
-        from lobby import api, tasks, watch  # noqa: F401  (connects the receivers)
+        from lobby import api, challenges, tasks, watch  # noqa: F401  (connects the receivers)

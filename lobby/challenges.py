@@ -1,6 +1,6 @@
 """Every action on a challenge, one transaction each; views and the API call these.
 
-A challenge's changes are counted on the lobby's channel (``game.live.bump``): each
+A challenge's changes are counted on the lobby's channel (``kit.live.bump``): each
 open lobby page hears of them and asks for what changed since the revision it shows
 (``lobby.live``). Changes that concern one account (a challenge to it, its
 challenge accepted or declined) are counted on that account's channel too, which
@@ -18,21 +18,25 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from game import clocks, live, play, seats
+from game import clocks, play, seats
 from game.grid import Color
 from game.models import Game
 from game.options import Options
+from game.ratings import START
 from game.registry import kind_of
 from game.tokens import hash_token, new_seat_token
+from kit import live
 from lobby import signals
 from lobby.models import Challenge
+from players import blocking
 from players.models import Block, Rating, blocks
 
 LOBBY = "lobby"
-DEFAULT_RATING = 1000.0
+DEFAULT_RATING = START
 
 
 def user_channel(user_id: int) -> str:
@@ -315,6 +319,11 @@ def _cancelled(challenge: Challenge, status: str) -> None:
     _changed(challenge, challenge.creator, challenge.to_user)
     challenge.save(update_fields=["status", "revision", "updated"])
     transaction.on_commit(lambda: signals.challenge_cancelled.send(Challenge, challenge=challenge))
+
+
+@receiver(blocking.player_blocked, dispatch_uid="lobby.withdraw_blocked")
+def _withdraw_on_block(sender: Any, blocker: Any, blocked: Any, **kwargs: Any) -> None:
+    withdraw_blocked(blocker, blocked)
 
 
 def withdraw_blocked(blocker: Any, blocked: Any) -> int:

@@ -8,7 +8,7 @@ from decimal import Decimal
 from django import forms
 
 from game import clocks
-from game.forms import _choice, _option_field, name_sides
+from game.forms import choice_field, name_sides, option_field
 from game.kinds import GameKind
 from game.models import Game
 from game.options import Options
@@ -16,7 +16,7 @@ from game.registry import DEFAULT, kind_choices
 
 
 class ChallengeForm(forms.Form):
-    color = _choice(
+    color = choice_field(
         "colour",
         [("random", "Random"), ("dark", "Dark (moves first)"), ("light", "Light")],
         initial="random",
@@ -24,7 +24,7 @@ class ChallengeForm(forms.Form):
         label="Your colour",
     )
     rated = forms.BooleanField(required=False, label="Rated (accounts only)")
-    speed = _choice(
+    speed = choice_field(
         "speed",
         [
             (Game.Speed.LIVE, "Live: a clock each"),
@@ -33,7 +33,7 @@ class ChallengeForm(forms.Form):
         ],
         initial=Game.Speed.LIVE,
     )
-    minutes = _choice(
+    minutes = choice_field(
         "number of minutes",
         [(value, f"{value} min") for value in clocks.MINUTES],
         initial="5",
@@ -47,7 +47,7 @@ class ChallengeForm(forms.Form):
         required=False,
         label="Seconds added per move",
     )
-    days = _choice(
+    days = choice_field(
         "number of days",
         [(str(days), f"{days} day{'s' if days > 1 else ''}") for days in clocks.DAYS],
         initial="3",
@@ -57,14 +57,14 @@ class ChallengeForm(forms.Form):
     rating_min = forms.IntegerField(min_value=0, max_value=4000, required=False, label="From")
     rating_max = forms.IntegerField(min_value=0, max_value=4000, required=False, label="To")
 
-    game = _choice("game", kind_choices(), initial=DEFAULT.name, required=False)
+    game = choice_field("game", kind_choices(), initial=DEFAULT.name, required=False)
 
     def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
         name_sides(self.fields["color"], kind)
         for option in kind.rules.OPTIONS:
-            self.fields[option.name] = _option_field(option)
+            self.fields[option.name] = option_field(option)
         self.order_fields([option.name for option in kind.rules.OPTIONS])
 
     def clean(self) -> dict[str, object]:

@@ -2,7 +2,7 @@
 
 Every change of a challenge is counted on the lobby's channel (``challenges.LOBBY``)
 and stamps the challenge with the new revision. A lobby page's stream hears of a
-change through the newsroom every game stream uses (``game.live``), all the pages
+change through the newsroom every game stream uses (``kit.live``), all the pages
 of a process through one ``live.Broadcast``, then sends the
 challenges stamped since the revision the page shows: open ones as rows to put in
 place, the others as gone. The rows are drawn once per change in each process,
@@ -27,8 +27,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from game import live
-from game.models import Channel
+from kit import live
+from kit.models import Channel
 from lobby import challenges
 from lobby.models import Challenge, owner_mark
 

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.crypto import salted_hmac
 
-from game import clocks
+from game import clocks, people
 from game.models import Game
 from game.options import Options
 from game.registry import DEFAULT, find_kind
@@ -150,8 +150,7 @@ class Challenge(models.Model):
 
     @property
     def creator_is_bot(self) -> bool:
-        account = getattr(self.creator, "account", None) if self.creator else None
-        return bool(getattr(account, "bot", False))
+        return people.is_bot(self.creator)
 
     @property
     def color_text(self) -> str:
@@ -172,4 +171,4 @@ class Challenge(models.Model):
     def creator_display(self) -> str:
         if self.creator is not None:
             return self.creator.username
-        return f"{self.creator_name} (guest)" if self.creator_name else "Guest"
+        return people.guest_name(self.creator_name)

@@ -11,17 +11,15 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from game import limits, play, seats
+from game import play, seats
 from game.forms import forms_of_kinds
-from game.registry import kind_named
+from game.registry import KINDS, kind_named
 from game.views.common import (
     SeeOther,
-    admit_stream,
-    no_stream_here,
-    not_an_event_stream,
-    streaming,
     whole,
 )
+from kit import limits
+from kit.streams import admit_stream, no_stream_here, not_an_event_stream, streaming
 from lobby import challenges
 from lobby import live as lobby_live
 from lobby.forms import ChallengeForm
@@ -62,6 +60,7 @@ def _lobby(request: HttpRequest, form: ChallengeForm, error: str = "", status: i
     context = {
         "form": form,
         "rules_forms": forms_of_kinds(form),
+        "kinds": list(KINDS.values()),
         "rows": rows,
         "viewer": viewer,
         "revision": lobby_live.revision(),
@@ -212,7 +211,12 @@ def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
     form = ChallengeForm(request.POST or None, kind=kind_named(request.POST.get("game")))
     if request.method == "POST":
         return _post(request, form, to_user=player)
-    context = {"form": form, "rules_forms": forms_of_kinds(form), "player": player}
+    context = {
+        "form": form,
+        "rules_forms": forms_of_kinds(form),
+        "kinds": list(KINDS.values()),
+        "player": player,
+    }
     return render(request, "lobby/challenge_player.html", context)
 
 

@@ -2,7 +2,7 @@
 computer player, newest move first, each with its players, a small board and how many
 watch it; and the stream that tells the page when to look again.
 
-The page's stream hears, through the newsroom every live page uses (``game.live``),
+The page's stream hears, through the newsroom every live page uses (``kit.live``),
 of each game it shows and of the channel ``WATCH``, which is counted when a game
 between people starts or ends: it then sends ``watch`` (at most one a second), and
 the page asks for its list again (``?part=list``), each viewer the same list.
@@ -27,16 +27,17 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from game import audience, clocks, hooks, live
+from game import clocks, hooks, people
 from game.fragments import drawn_by
 from game.grid import Color
 from game.kinds import GameKind
-from game.models import Channel, Game, Seat
+from game.models import Game, Seat
 from game.options import Options
 from game.registry import KINDS, find_kind, named_apart
-from game.views.common import admit_stream, no_stream_here, not_an_event_stream, streaming
+from kit import audience, live
+from kit.models import Channel
+from kit.streams import admit_stream, no_stream_here, not_an_event_stream, streaming
 from lobby import signals
-from players.models import Rating
 
 # The channel counted when a game between people starts or ends.
 WATCH = "watch"
@@ -91,7 +92,9 @@ def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
     squares, stones = [], {Color.DARK.value: 0, Color.LIGHT.value: 0}
     for cell in kind.drawing.draw_board(position).squares:
         if hasattr(cell, "color"):  # not a row's number
-            squares.append(f"{cell.color}-{cell.kind}" if cell.color else "")
+            # A game with one kind of piece need not name it on each square.
+            piece = getattr(cell, "kind", "") or kind.noun
+            squares.append(f"{cell.color}-{piece}" if cell.color else "")
             if cell.color:
                 stones[cell.color] += 1
     dark, light = (
@@ -126,17 +129,15 @@ class Listed(NamedTuple):
 
 def _side(game: Game, color: str, seat: Seat | None, ratings: dict) -> Side:
     if seat is None:
-        return Side(color, "nobody yet", "", None, False, False)
+        return Side(color, people.NOBODY, "", None, False, False)
     if seat.level:
         players = game.game_kind.players
         return Side(color, players.level(seat.level).name, "", None, True, False)
-    user = seat.user
-    if user is None:
-        name = f"{seat.guest_name} (guest)" if seat.guest_name else "Guest"
-        return Side(color, name, "", None, False, False)
-    rating = ratings.get((user.pk, game.rating_family), 1000.0)
-    bot = bool(getattr(getattr(user, "account", None), "bot", False))
-    return Side(color, user.username, user.username, rating, False, bot)
+    if seat.user is None:
+        person = people.of_guest(seat.guest_name)
+    else:
+        person = people.of_account(seat.user, ratings.get((seat.user_id, game.rating_family)))
+    return Side(color, person.name, person.username, person.rating, False, person.bot)
 
 
 def listed() -> list[Listed]:
@@ -144,10 +145,7 @@ def listed() -> list[Listed]:
     seats = Seat.objects.select_related("user", "user__account")
     games = list(watched_games().prefetch_related(Prefetch("seats", queryset=seats))[:SHOWN])
     users = {seat.user_id for game in games for seat in game.seats.all() if seat.user_id}
-    ratings = {}
-    if users:
-        rows = Rating.objects.filter(user_id__in=users).values_list("user_id", "family", "value")
-        ratings = {(user_id, family): value for user_id, family, value in rows}
+    ratings = people.ratings_of(users, {game.rating_family for game in games})
     watchers = audience.watching_many(game.public_id for game in games)
     found = []
     for game in games:

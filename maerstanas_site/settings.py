@@ -129,6 +129,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "allauth",
     "allauth.account",
+    "kit",
     # The games, each an app of its own (game/<name>/), the site's usual one first.
     "game.maerstanas",
     "game.cyngesheall",
@@ -152,7 +153,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
-    "game.limits.ClientMiddleware",
+    "kit.limits.ClientMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
 
@@ -247,7 +248,7 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 LIVE_WATCH_SECONDS = env_float("MAERSTANAS_LIVE_WATCH_SECONDS", 0.05)
 LIVE_KEEPALIVE_SECONDS = env_float("MAERSTANAS_LIVE_KEEPALIVE_SECONDS", 15)
 # A stream ends after this long, and its browser opens another; each server process
-# lets one address hold this many open, and open this many a minute (game.live.Gate).
+# lets one address hold this many open, and open this many a minute (kit.streams.Gate).
 LIVE_STREAM_SECONDS = env_float("MAERSTANAS_LIVE_STREAM_SECONDS", 3600)
 LIVE_STREAMS_PER_CLIENT = env_int("MAERSTANAS_LIVE_STREAMS_PER_CLIENT", 30)
 LIVE_STREAM_OPENS_PER_MINUTE = env_int("MAERSTANAS_LIVE_STREAM_OPENS_PER_MINUTE", 120)
@@ -256,7 +257,7 @@ LIVE_STREAM_OPENS_PER_MINUTE = env_int("MAERSTANAS_LIVE_STREAM_OPENS_PER_MINUTE"
 LOBBY_OPEN_CHALLENGES = env_int("MAERSTANAS_LOBBY_OPEN_CHALLENGES", 3)
 
 # How often one client may create games, join them and write through the API
-# (game/limits.py); off only for load tests run from one address.
+# (kit/limits.py); off only for load tests run from one address.
 RATE_LIMITS = env_bool("MAERSTANAS_RATE_LIMITS", True)
 # Watchers of a game between people have a chat of their own (chat/), which the
 # players never see; off, watchers only read the players' chat once the game is over.

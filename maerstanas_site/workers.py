@@ -12,7 +12,7 @@ from gunicorn.arbiter import Arbiter
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
-from maerstanas_site import capacity
+from kit import capacity
 from maerstanas_site.logs import RedactSecrets
 from maerstanas_site.settings import env_bool
 
@@ -125,11 +125,11 @@ class Worker(UvicornWorker):
         super().__init__(*args, **kwargs)
         # The client's address comes from X-Forwarded-For only behind a proxy (and
         # then only from GUNICORN_FORWARDED_ALLOW_IPS): else any client could name
-        # itself, and the rate limits (game/limits.py) count per address.
+        # itself, and the rate limits (kit/limits.py) count per address.
         self.config.proxy_headers = env_bool("DJANGO_BEHIND_PROXY", env_bool("DJANGO_SECURE"))
         # Past this many connections at once a new one is answered 503 at once, below
         # the open-file limit; the live streams may hold all but a share of them
-        # (maerstanas_site/capacity.py), so the other requests are always served.
+        # (kit/capacity.py), so the other requests are always served.
         limit = capacity.connection_limit(self.cfg.worker_connections)
         self.config.limit_concurrency = capacity.connections = limit
         for name in ("uvicorn.access", "uvicorn.error"):

@@ -26,9 +26,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django_tasks import task
 
-from game import clocks, limits
+from game import clocks
 from game.grid import Color
 from game.models import Game
+from kit import limits
 from lobby.models import Challenge
 from notifications.models import Notification, Preference, email_choice
 from notifications.turns import seat_name, time_left

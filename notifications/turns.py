@@ -9,7 +9,7 @@ from datetime import datetime
 from django.db.models import F, Q, QuerySet, Subquery
 from django.http import HttpRequest
 
-from game import clocks, seats
+from game import clocks, people, seats
 from game.models import Game, Seat
 
 # The list is a reminder, not an archive: "My games" has them all.
@@ -67,15 +67,13 @@ def _held_on_turn(request: HttpRequest) -> QuerySet[Game] | None:
 
 def person_name(username: str | None, guest_name: str | None) -> str:
     """A player as the lists and notices name them: the account's name, or a guest's."""
-    if username:
-        return username
-    return f"{guest_name} (guest)" if guest_name else "a guest"
+    return people.named(username, guest_name)
 
 
 def seat_name(seat: Seat | None) -> str:
-    """Whoever holds ``seat``, named as ``person_name`` does; the computer by its level."""
+    """Whoever holds ``seat``, named as ``person_name`` does; "the computer" for a level."""
     if seat is None:
-        return "nobody yet"
+        return people.NOBODY
     if seat.level:
         return "the computer"
     return person_name(seat.user.username if seat.user_id else None, seat.guest_name)

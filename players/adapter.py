@@ -12,7 +12,7 @@ from django import forms
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
-from game import limits
+from kit import limits
 from players.names import is_reserved
 
 # Anyone may ask for a password reset for any address, and an address with no account
@@ -43,7 +43,7 @@ class AccountAdapter(DefaultAccountAdapter):
         return username
 
     def get_client_ip(self, request: HttpRequest) -> str:
-        """The client as the site's own limits know it (game.limits): the address,
+        """The client as the site's own limits know it (kit.limits): the address,
         the proxy's forwarded one if trusted, or an IPv6 client's /64."""
         return limits.client_of(request)
 

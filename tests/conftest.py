@@ -17,10 +17,26 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # --- Django fixtures ---------------------------------------------------------------
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Hash the tests' passwords with a fast hasher: the site's own (PBKDF2, a million
+    rounds) costs a quarter of a second a sign-up or login, and no test is about its
+    strength. The servers the live tests start keep the site's settings."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     """Test on an SQLite file, in WAL mode, as the site runs, not on a shared-cache memory
-    database, whose table locks behave otherwise (the race tests rely on the real thing)."""
+    database, whose table locks behave otherwise (the race tests rely on the real thing).
+
+    Each worker of a parallel run (``-n``) has its own: the file in the worker's own
+    temporary folder, or on PostgreSQL the test database's name with pytest-django's
+    suffix (``test_test_gw0``)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]

@@ -15,6 +15,7 @@ from game.models import BrowserGame, Game, Seat
 from game.tokens import account_token
 from players.names import is_reserved
 from tests.support.accounts import PASSWORD, sign_up
+from tests.support.games import created
 
 pytestmark = pytest.mark.django_db
 
@@ -32,9 +33,7 @@ def log_in(client: Client, login: str, password: str = PASSWORD):
 
 
 def new_hotseat(client: Client) -> Game:
-    response = client.post("/", {"mode": "hotseat", "scoring": "standard"})
-    assert response.status_code == 303, response.content
-    return Game.objects.get(public_id=response["Location"].split("/")[2])
+    return created(client, mode="hotseat", scoring="standard")
 
 
 def field_names(html: str, form: str) -> set[str]:

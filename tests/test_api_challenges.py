@@ -21,10 +21,12 @@ from django.contrib.auth import get_user_model
 from django.test import AsyncClient, Client
 from django.utils import timezone
 
-from game import bots, limits, live
-from game.live import News
-from game.models import Channel, Game
+from game import bots
+from game.models import Game
 from game.tokens import hash_token
+from kit import limits, live
+from kit.live import News
+from kit.models import Channel
 from lobby import api, challenges
 from lobby.models import Challenge
 from players.models import Account, ApiToken

@@ -97,7 +97,7 @@ def test_the_load_reports_verdict_names_only_the_sizes_measured_so_far(capsys):
 def test_the_lobby_scenario_times_each_change_on_each_stream_from_canned_events():
     import json
 
-    from bench import lobby
+    from bench.ledger import EventReader, Ledger, changed_ids
 
     def event(revision: int, rows: list[str], gone: list[str]) -> bytes:
         # A row's HTML may hold what looks like an entry: only the entries' ids count.
@@ -111,11 +111,11 @@ def test_the_lobby_scenario_times_each_change_on_each_stream_from_canned_events(
         }
         return f"id: {revision}\nevent: lobby\ndata: {json.dumps(data)}\n\n".encode()
 
-    ((name, data),) = lobby.EventReader().feed(event(1, ["aB-_1234", "x"], ["y"]))
+    ((name, data),) = EventReader().feed(event(1, ["aB-_1234", "x"], ["y"]))
     assert name == b"lobby"
-    assert lobby.changed_ids(data) == ([b"aB-_1234", b"x"], [b"y"])
-    ledger = lobby.Ledger()
-    streams = [lobby.EventReader() for _ in range(3)]
+    assert changed_ids(data) == ([b"aB-_1234", b"x"], [b"y"])
+    ledger = Ledger()
+    streams = [EventReader() for _ in range(3)]
 
     def hear(number: int, raw: bytes, now: float) -> None:
         for name, data in streams[number].feed(raw):

@@ -129,6 +129,7 @@ def test_hotseat_game_played_to_the_end_by_clicking(site, new_page):
     page.screenshot(path=ARTIFACTS / "hotseat-finished.png", full_page=True)
 
 
+@pytest.mark.timing
 def test_a_whole_game_against_the_computer(site, new_page):
     """The player's move shows at once; the computer's reply arrives live, within its
     thinking time plus about a second, with a thinking mark meanwhile."""
@@ -191,6 +192,7 @@ def test_the_thinking_mark_and_a_hint_on_a_phone(site, new_page):
     assert page.locator("[data-hint]").count() == 0
 
 
+@pytest.mark.timing
 def test_friend_game_is_live_in_two_browsers_and_watched_by_a_third(site, new_page):
     creator = new_page()
     game_id = start_game(creator, site, mode="friend", color="dark")
@@ -626,6 +628,7 @@ def test_two_hosts_serve_one_friend_game_live(tmp_path, new_page):
             second.stop()
 
 
+@pytest.mark.timing
 def test_moves_are_pushed_to_both_players_and_a_watcher_and_survive_a_restart(tmp_path, new_page):
     """Each move shows on the two other pages within 300 ms of showing on the mover's;
     after the server restarts, the pages reconnect and catch up by themselves."""
@@ -1237,6 +1240,7 @@ def test_without_javascript_a_hint_shows_without_a_reload(site, new_page):
     assert "reloads itself" not in page.inner_text("body")
 
 
+@pytest.mark.timing
 def test_without_javascript_the_computer_s_reply_shows_within_seconds(site, new_page):
     page = new_page(java_script_enabled=False)
     start_game(page, site, mode="computer", color="dark", level=bots.LEVELS[0].id)

@@ -137,6 +137,7 @@ def test_tap_tap_on_a_phone_with_the_whole_board_in_sight(site, new_page):
     page.screenshot(path=ARTIFACTS / "cyngesheall-phone.png", full_page=True)
 
 
+@pytest.mark.timing
 def test_a_friend_game_is_live_in_two_browsers_and_watched(site, new_page):
     creator = new_page()
     game_id = start_cyngesheall(creator, site, mode="friend", color="dark")

@@ -16,10 +16,9 @@ from chat.models import Message, Mute
 from game import play
 from game.models import Game
 from tests.support.accounts import PASSWORD, account
+from tests.support.games import HTMX, created
 
 pytestmark = pytest.mark.django_db
-
-HTMX = {"HX-Request": "true"}
 
 
 def new_game(creator: Client, mode: str = "friend") -> Game:
@@ -27,9 +26,7 @@ def new_game(creator: Client, mode: str = "friend") -> Game:
     data = {"mode": mode, "special_stones": "on", "scoring": "standard", "color": "dark"}
     if mode == "computer":
         data["level"] = "cild"
-    response = creator.post("/", data)
-    assert response.status_code == 303, response.content
-    return Game.objects.get(public_id=response["Location"].strip("/").split("/")[-1])
+    return created(creator, **data)
 
 
 def friend_game(creator: Client, friend: Client) -> Game:

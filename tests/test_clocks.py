@@ -14,8 +14,9 @@ from django_tasks_db.models import DBTaskResult
 from game import api, clocks, play, timekeeper
 from game.maerstanas import Rules
 from game.models import Game
-from game.tokens import account_token, hash_token, new_seat_token
+from game.tokens import account_token
 from players.models import RatingChange
+from tests.support import games
 
 START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
@@ -41,16 +42,10 @@ def clock(monkeypatch) -> FakeClock:
 
 
 def match(speed="live", initial=60, increment=0, days=0, rated=False, users=(None, None)):
-    """A game between two people; its tokens by colour."""
-    tokens = {"dark": new_seat_token(), "light": new_seat_token()}
-    people = {
-        color: play.Person(hash_token(token), user)
-        for (color, token), user in zip(tokens.items(), users, strict=True)
-    }
-    game = play.create_match(
-        Rules(), people, rated=rated, speed=speed, initial=initial, increment=increment, days=days
-    )
-    return game, tokens
+    """A game between two people, live with a minute each unless told otherwise; its
+    tokens by colour."""
+    terms = {"speed": speed, "initial": initial, "increment": increment, "days": days}
+    return games.match(users, rated=rated, **terms)
 
 
 def user(name):

@@ -18,6 +18,7 @@ from game.engine import Position, Rules
 from game.models import Analysis, Game, Move
 from game.registry import DEFAULT
 from tests.support.exact import RULE_SETS
+from tests.support.games import take_seats
 
 pytestmark = pytest.mark.django_db
 
@@ -347,16 +348,9 @@ def test_the_form_lists_every_level_and_refuses_a_missing_or_unknown_one(client)
     assert not Game.objects.exists()
 
 
-def _seated_client(client, game, tokens):
-    """Take the seats through their private links, as a second device would."""
-    for color, token in tokens.items():
-        assert client.post(f"/g/{game.public_id}/seat/{color}/{token}/").status_code == 303
-    return client
-
-
 def test_the_page_shows_the_thinking_mark_only_while_the_computer_is_to_move(client):
     game, tokens = against_computer("dark")
-    _seated_client(client, game, tokens)
+    take_seats(client, game, tokens)
     page = client.get(f"/g/{game.public_id}/").content.decode()
     assert "data-thinking" not in page and "data-hint-button" in page
     client.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": "0"})
@@ -366,7 +360,7 @@ def test_the_page_shows_the_thinking_mark_only_while_the_computer_is_to_move(cli
 
 def test_the_hint_button_asks_and_the_board_marks_the_move(client):
     game, tokens = play.create_game("hotseat", Rules())
-    _seated_client(client, game, tokens)
+    take_seats(client, game, tokens)
     reply = client.post(f"/g/{game.public_id}/hint", headers={"HX-Request": "true"})
     assert reply.status_code == 200
     assert "Looking for a hint" in reply.content.decode()
@@ -387,7 +381,7 @@ def test_the_hint_button_asks_and_the_board_marks_the_move(client):
 
 def test_the_hint_button_is_refused_in_a_friend_game(client):
     game, tokens = play.create_game("friend", Rules(), "dark")
-    _seated_client(client, game, tokens)
+    take_seats(client, game, tokens)
     assert "data-hint-button" not in client.get(f"/g/{game.public_id}/").content.decode()
     reply = client.post(f"/g/{game.public_id}/hint", headers={"HX-Request": "true"})
     assert reply.status_code == 200  # htmx swaps only a success: the board says why
@@ -408,10 +402,10 @@ def test_hint_requests_from_watchers_and_for_unknown_games_change_nothing(client
 def test_the_about_page_lists_the_levels_with_their_arena_elo(client, settings, tmp_path):
     from game import pages
 
-    (tmp_path / "docs").mkdir()
+    (tmp_path / "game" / "maerstanas").mkdir(parents=True)
     ratings = {level.id: 100 * number for number, level in enumerate(bots.LEVELS, start=1)}
     del ratings[bots.STRONGEST.id]
-    (tmp_path / "docs" / "arena.json").write_text(json.dumps({"ratings": ratings}))
+    (tmp_path / "game" / "maerstanas" / "arena.json").write_text(json.dumps({"ratings": ratings}))
     settings.BASE_DIR = tmp_path
     pages.arena_ratings.cache_clear()
     try:
@@ -448,7 +442,7 @@ def test_the_queue_takes_every_clients_first_task_before_anyones_second(
     the newcomer's reply is among the first two a worker takes, not the thirteenth."""
     from django_tasks_db.models import DBTaskResult
 
-    from game import limits
+    from kit import limits
 
     def as_client(client: str, color: str = "light") -> Game:
         token = limits.current_client.set(client)
@@ -475,10 +469,10 @@ def test_the_queue_takes_every_clients_first_task_before_anyones_second(
 
 
 def test_hints_count_against_a_clients_allowance(client):
-    from game import limits
+    from kit import limits
 
     game, tokens = play.create_game("hotseat", Rules())
-    _seated_client(client, game, tokens)
+    take_seats(client, game, tokens)
     for _ in range(limits.THINK.requests):
         client.post(f"/g/{game.public_id}/hint")
     refused = client.post(f"/g/{game.public_id}/hint")

@@ -57,6 +57,7 @@ def test_the_ladder_names_five_levels_weakest_first():
         level("eorl")
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("level_id", LEVEL_IDS)
 def test_every_level_plays_a_legal_move_quickly(level_id):
     for pos in _some_positions():

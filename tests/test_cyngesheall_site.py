@@ -17,29 +17,21 @@ from game.cyngesheall import Position, Rules
 from game.models import Analysis, Game
 from game.registry import find_kind
 from lobby.models import Challenge
+from tests.support import games
+from tests.support.games import HTMX, created, post_move
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HX-Request": "true"}
-
 
 def new_game(client: Client, **fields: str) -> Game:
-    data = {"game": "cyngesheall", "mode": "hotseat"} | fields
-    response = client.post("/", data)
-    assert response.status_code == 303, response.content
-    return Game.objects.get()
+    """A hot-seat game of Cyngesheall made through the form, unless ``fields`` say otherwise."""
+    return created(client, **({"game": "cyngesheall", "mode": "hotseat"} | fields))
 
 
 def page(client: Client, game: Game, query: str = "") -> str:
     response = client.get(f"/g/{game.public_id}/{query}")
     assert response.status_code == 200
     return response.content.decode()
-
-
-def post_move(client: Client, game: Game, move: str, **extra: str):
-    game.refresh_from_db()
-    data = {"move": move, "ply": game.ply} | extra
-    return client.post(f"/g/{game.public_id}/move", data)
 
 
 def square(text: str, name: str) -> str:
@@ -298,11 +290,8 @@ def test_the_computer_answers_a_cyngesheall_move_at_every_level():
 
 
 def played(client: Client, moves: list[str], **fields: str) -> Game:
-    game = new_game(client, **fields)
-    for move in moves:
-        assert post_move(client, game, move).status_code == 303, move
-    game.refresh_from_db()
-    return game
+    """A game of Cyngesheall made and played through the pages."""
+    return games.played(client, moves, **({"game": "cyngesheall", "mode": "hotseat"} | fields))
 
 
 def test_replay_shows_an_earlier_moment_and_its_move_list(client):
@@ -493,7 +482,7 @@ def test_the_about_page_shows_the_ladder_with_its_arena_ratings(client):
     levels = find_kind("cyngesheall").players.levels
     for level in levels:
         assert f'data-level="{level.id}"' in text
-    saved = json.loads((settings.BASE_DIR / "docs" / "arena-cyngesheall.json").read_text())
+    saved = json.loads((settings.BASE_DIR / "game" / "cyngesheall" / "arena.json").read_text())
     row = re.search(r'<tr data-level="gesith">.*?</tr>', text, re.S)[0]
     assert f"<td>{saved['ratings']['gesith']}</td>" in row
 

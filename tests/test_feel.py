@@ -13,25 +13,18 @@ from game.engine import Color, Position, Rules, Stone
 from game.maerstanas.drawing import draw_board
 from game.models import Analysis
 from game.pages import position_keys
+from tests.support.games import HTMX, take_seats
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HX-Request": "true"}
 # Light to move: every empty square would give a plain stone a fourth hinge, and
 # only light's Woden-stone can be played.
 ONLY_WODEN = "S.sS.SS/W.Ss.s./s..sSss/SSsSs.s/.Ss.sSs/.SStS../sS..sSS l Tw"
 
 
-def seated_client(game, tokens: dict[str, str]) -> Client:
-    client = Client()
-    for color, token in tokens.items():
-        client.post(f"/g/{game.public_id}/seat/{color}/{token}/")
-    return client
-
-
 def test_the_title_follows_the_game_after_each_move():
     game, tokens = play.create_game("hotseat", Rules())
-    client = seated_client(game, tokens)
+    client = take_seats(Client(), game, tokens)
     page = client.get(f"/g/{game.public_id}/").content.decode()
     assert "<title>Dark to move · Mǽrstánas</title>" in page
     answer = client.post(
@@ -43,10 +36,12 @@ def test_the_title_follows_the_game_after_each_move():
 def test_a_friend_s_title_says_your_turn_and_the_page_marks_it():
     game, dark = play.create_game("friend", Rules(), "dark")
     game, _, light = play.join(game.public_id, play.invite_code(game))
-    page = seated_client(game, dark).get(f"/g/{game.public_id}/").content.decode()
+    page = take_seats(Client(), game, dark).get(f"/g/{game.public_id}/").content.decode()
     assert "<title>Your turn · Mǽrstánas</title>" in page
     assert re.search(r'id="game"[^>]*data-your-turn', page, re.S)
-    other = seated_client(game, {"light": light}).get(f"/g/{game.public_id}/").content.decode()
+    other = (
+        take_seats(Client(), game, {"light": light}).get(f"/g/{game.public_id}/").content.decode()
+    )
     assert "<title>Dark to move · Mǽrstánas</title>" in other
     assert not re.search(r'id="game"[^>]*data-your-turn', other, re.S)
 
@@ -91,7 +86,7 @@ def test_a_finished_friend_game_hears_of_a_rematch_without_a_reload():
     game, dark = play.create_game("friend", Rules(), "dark")
     game, _, light = play.join(game.public_id, play.invite_code(game))
     play.resign(game.public_id, dark)
-    friend = seated_client(game, {"light": light})
+    friend = take_seats(Client(), game, {"light": light})
     page = friend.get(f"/g/{game.public_id}/").content.decode()
     assert 'hx-trigger="every 3s"' in page
     game.refresh_from_db()
@@ -104,7 +99,7 @@ def test_a_finished_friend_game_hears_of_a_rematch_without_a_reload():
 
 def test_a_refusal_without_javascript_starts_with_a_capital():
     game, tokens = play.create_game("hotseat", Rules())
-    client = seated_client(game, tokens)
+    client = take_seats(Client(), game, tokens)
     page = client.post(f"/g/{game.public_id}/move", {"move": "D4", "ply": 3}, follow=True)
     text = re.search(r'<li class="message message--error">([^<]+)', page.content.decode())[1]
     assert text.startswith("The board changed since you saw it")
@@ -148,7 +143,7 @@ def test_an_answer_carrying_the_analysis_graph_names_the_page_first():
         position = position.play(rng.choice(position.legal_moves()))
     moves = [move for move in position.record if move != "Pass"]
     game, tokens = play.create_game("hotseat", Rules())
-    client = seated_client(game, tokens)
+    client = take_seats(Client(), game, tokens)
     for move in moves[:-1]:
         game = play.make_move(game.public_id, tokens, move)
     # The opening was analysed, in this game or another reaching it: the end shows a graph.
@@ -167,11 +162,13 @@ def test_looking_back_the_title_and_the_page_say_it_is_your_turn():
     game, _, light = play.join(game.public_id, play.invite_code(game))
     for tokens, move in [(dark, "D4"), ({"light": light}, "E4"), (dark, "C3")]:
         play.make_move(game.public_id, tokens, move)
-    waiting = seated_client(game, {"light": light})
+    waiting = take_seats(Client(), game, {"light": light})
     answer = waiting.get(f"/g/{game.public_id}/", {"ply": 1}, headers=HTMX).content.decode()
     assert first_title(answer) == "Your turn · move 1 of 3 · Mǽrstánas"
     assert re.search(r'id="game"[^>]*data-ply="1"[^>]*data-your-turn', answer, re.S)
-    page = seated_client(game, dark).get(f"/g/{game.public_id}/", {"ply": 1}).content.decode()
+    page = (
+        take_seats(Client(), game, dark).get(f"/g/{game.public_id}/", {"ply": 1}).content.decode()
+    )
     assert "<title>Move 1 of 3 · Mǽrstánas</title>" in page
     assert not re.search(r'id="game"[^>]*data-your-turn', page, re.S)
 
@@ -183,7 +180,7 @@ def test_looking_back_through_a_finished_game_never_says_your_turn():
         play.make_move(game.public_id, tokens, move)
     play.resign(game.public_id, {"light": light})
     for tokens, ply in [(dark, 2), ({"light": light}, 1)]:  # each player's side to move
-        answer = seated_client(game, tokens).get(f"/g/{game.public_id}/", {"ply": ply})
+        answer = take_seats(Client(), game, tokens).get(f"/g/{game.public_id}/", {"ply": ply})
         page = answer.content.decode()
         turn = "dark" if ply % 2 == 0 else "light"
         headline = re.search(r'<p class="headline" data-turn="(\w+)">([^<]*)</p>', page)

@@ -62,6 +62,7 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from game import play
 from game.engine import Rules
 from game.models import Game, Move
+from tests.support.games import hotseat
 
 pytestmark = pytest.mark.django_db
 
@@ -111,13 +112,6 @@ KNOWN_FIELDS = {
 # The games ---------------------------------------------------------------------------------
 
 
-def _hotseat(moves: list[str], rules: Rules | None = None) -> tuple[Game, dict[str, str]]:
-    game, tokens = play.create_game("hotseat", rules or Rules())
-    for move in moves:
-        play.make_move(game.public_id, tokens, move)
-    return game, tokens
-
-
 class World(NamedTuple):
     games: dict[str, Game]  # by placeholder name
     tokens: dict[str, dict[str, str]]  # the real seat tokens of each game, by colour
@@ -144,13 +138,13 @@ def _build_world() -> tuple[dict[str, Game], dict[str, dict[str, str]]]:
     ids: dict[str, str] = {}
 
     # Dark to move at ply 4 with both special stones; A1 would have four hinges.
-    game, tokens["game"] = _hotseat(["A2", "G7", "B1", "W A2"])
+    game, tokens["game"] = hotseat(["A2", "G7", "B1", "W A2"])
     ids["game"] = game.public_id
     # Dark to move, its thunder-stone spent; G6 would give G7 a fourth hinge.
-    game, tokens["other_game"] = _hotseat(["T D4", "W D4", "G7", "F7"])
+    game, tokens["other_game"] = hotseat(["T D4", "W D4", "G7", "F7"])
     ids["other_game"] = game.public_id
     # No special stones; light to move.
-    game, tokens["plain"] = _hotseat(["D4"], Rules(special_stones=False))
+    game, tokens["plain"] = hotseat(["D4"], Rules(special_stones=False))
     ids["plain"] = game.public_id
 
     # A friend game, both seats taken; light to move with no Woden-stone left.

@@ -1,4 +1,4 @@
-"""Rate limits (game/limits.py): creating, joining and writing through the API, per client."""
+"""Rate limits (kit/limits.py): creating, joining and writing through the API, per client."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ import httpx
 import pytest
 from django.test import Client
 
-from game import limits, play
+from game import play
 from game.engine import Rules
-from game.models import Game, RateCount
+from game.models import Game
+from kit import limits
+from kit.models import RateCount
 from tests.support.servers import Server, prepare, scratch_database, site_env
 
 pytestmark = pytest.mark.django_db

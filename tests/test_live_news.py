@@ -120,6 +120,7 @@ def wait_for_all(listeners: list[Listener], event: str, since: float) -> dict[st
     return {listener.name: listener.heard(event, since) for listener in listeners}
 
 
+@pytest.mark.timing
 def test_every_lobby_watch_and_game_stream_hears_each_process_within_a_second(two_processes):
     one, two = two_processes
     ann, bob = signed_up(one, "ann"), signed_up(one, "bob")

@@ -16,12 +16,12 @@ from django.db import close_old_connections
 from django.test import Client
 from django.utils import timezone
 
-from game import live as game_live
 from game import play
-from game.live import News
 from game.maerstanas import Rules
 from game.models import Game
 from game.tokens import hash_token, new_seat_token
+from kit import live as game_live
+from kit.live import News
 from lobby import challenges, live, tasks
 from lobby.models import Challenge
 from players.models import Rating
@@ -556,7 +556,7 @@ def test_a_correspondence_game_waiting_for_its_first_move_is_not_pruned():
 def test_the_newsrooms_quick_look_finds_a_channels_change():
     from django.db import transaction
 
-    from game import live as game_live
+    from kit import live as game_live
 
     since = timezone.now()
     with transaction.atomic():

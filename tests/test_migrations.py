@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
 
 from game import play
 from game.engine import Rules
@@ -168,18 +169,60 @@ def test_messages_of_accounts_deleted_before_are_renamed_and_guests_kept():
     migrate(latest())
 
 
+BEFORE_KIT = [("game", "0016_audience_counts_clients")]
+
+
+def migrate_before_kit():
+    """Back to a database of before the kit: the game app at 0016, no kit migration
+    applied; the historical apps of then."""
+    executor = MigrationExecutor(connection)
+    executor.migrate([*BEFORE_KIT, ("kit", None)])
+    executor.loader.build_graph()
+    assert ("kit", "0001_initial") not in executor.loader.applied_migrations
+    return executor.loader.project_state(BEFORE_KIT).apps
+
+
+def test_rate_counts_channels_and_audiences_keep_their_rows_as_the_kit_takes_them_over():
+    apps = migrate_before_kit()
+    now = timezone.now()
+    rate_count = apps.get_model("game", "RateCount")
+    rate_count.objects.create(key="create:10.0.0.1:9", count=3, expires=now)
+    apps.get_model("game", "Channel").objects.create(name="lobby", revision=7)
+    apps.get_model("game", "Audience").objects.create(
+        process="host:1:0", game_id="abcdefgh", client="c" * 16, updated=now
+    )
+
+    apps = migrate(latest())
+    for name in ("RateCount", "Channel", "Audience"):
+        with pytest.raises(LookupError):
+            apps.get_model("game", name)
+    kit = {name: apps.get_model("kit", name) for name in ("RateCount", "Channel", "Audience")}
+    assert list(kit["RateCount"].objects.values_list("key", "count")) == [("create:10.0.0.1:9", 3)]
+    assert list(kit["Channel"].objects.values_list("name", "revision")) == [("lobby", 7)]
+    assert list(kit["Audience"].objects.values_list("process", "game_id")) == [
+        ("host:1:0", "abcdefgh")
+    ]
+    kit["Channel"].objects.create(name="watch", revision=1)
+
+    apps = migrate_before_kit()
+    channels = apps.get_model("game", "Channel").objects.order_by("name")
+    assert list(channels.values_list("name", "revision")) == [("lobby", 7), ("watch", 1)]
+    assert apps.get_model("game", "RateCount").objects.get().count == 3
+    migrate(latest())
+
+
 def test_games_nobody_won_are_stored_alike_and_get_their_kinds_word_back():
-    apps = migrate([("game", "0016_audience_counts_clients")])
+    apps = migrate([("game", "0017_models_to_kit")])
     old_game(apps, "tied", status="no-moves", result="tie")
     old_game(apps, "drawn", kind="cyngesheall", status="repetition", result="draw")
     old_game(apps, "won", kind="cyngesheall", status="king-captured", result="light")
     old_game(apps, "going-on", status="active")
 
-    apps = migrate([("game", "0017_one_no_winner")])
+    apps = migrate([("game", "0018_one_no_winner")])
     results = dict(apps.get_model("game", "Game").objects.values_list("public_id", "result"))
     assert results == {"tied": "even", "drawn": "even", "won": "light", "going-on": ""}
 
-    apps = migrate([("game", "0016_audience_counts_clients")])
+    apps = migrate([("game", "0017_models_to_kit")])
     results = dict(apps.get_model("game", "Game").objects.values_list("public_id", "result"))
     assert results == {"tied": "tie", "drawn": "draw", "won": "light", "going-on": ""}
     migrate(latest())

@@ -1,4 +1,4 @@
-"""The newsroom of live pages (game.live), in one process: news, subscriptions, streams."""
+"""The newsroom of live pages (kit.live), in one process: news, subscriptions, streams."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.db import OperationalError, connections, transaction
 
-from game import live, play
+from game import play
 from game.engine import Rules
-from game.live import News, Newsroom, Subscription
 from game.models import Game
 from game.views.common import whole as _whole
+from kit import live
+from kit.live import News, Newsroom, Subscription
 from tests.support import aio
 
 
@@ -318,7 +319,7 @@ def test_a_newsroom_that_loses_the_database_says_so_and_listens_again_a_second_l
     monkeypatch.setattr(room, "_listen", watch)
     monkeypatch.setattr(live, "time", SimpleNamespace(sleep=slept.append))
     monkeypatch.setattr(live, "close_old_connections", lambda: reset.append(True))
-    with caplog.at_level(logging.ERROR, logger="game.live"):
+    with caplog.at_level(logging.ERROR, logger="kit.live"):
         room._run()
     assert looks == [0, 1] and slept == [1] and reset == [True]
     assert [record.getMessage() for record in caplog.records] == [

@@ -17,34 +17,15 @@ from django.test import Client
 from game import play
 from game.engine import Position, Rules
 from game.models import Game, Move
+from tests.support.games import HTMX, hotseat, seated_client
 
 pytestmark = pytest.mark.django_db
-
-HTMX = {"HX-Request": "true"}
 
 
 def page_of(client: Client, game: Game, **headers: str) -> BeautifulSoup:
     response = client.get(f"/g/{game.public_id}/", headers=headers)
     assert response.status_code == 200
     return BeautifulSoup(response.content, "html.parser")
-
-
-def seated_client(game: Game, tokens: dict[str, str], **options: object) -> Client:
-    """A browser holding ``tokens`` for ``game`` in its session."""
-    client = Client(**options)
-    session = client.session
-    session["seats"] = {game.public_id: tokens}
-    session.save()
-    client.cookies["sessionid"] = session.session_key
-    return client
-
-
-def hotseat(moves: list[str], rules: Rules | None = None) -> tuple[Game, dict[str, str]]:
-    game, tokens = play.create_game("hotseat", rules or Rules())
-    for move in moves:
-        play.make_move(game.public_id, tokens, move)
-    game.refresh_from_db()
-    return game, tokens
 
 
 def squares_with(page: BeautifulSoup, css_class: str) -> list[str]:

@@ -22,10 +22,9 @@ from game.pages import (
 from game.pages.detail import _takeback
 from game.registry import DEFAULT
 from tests.support.diagrams import CHECKERBOARD, board
+from tests.support.games import OPENING, friends
 
 pytestmark = pytest.mark.django_db
-
-OPENING = ["D4", "E4", "C3", "E5"]
 
 
 def request_for(game: Game, tokens: dict[str, str] | None = None, **query: str):
@@ -43,12 +42,6 @@ def played(mode: str, moves=OPENING, **options) -> tuple[Game, dict[str, str]]:
         game = play.make_move(game.public_id, tokens, move)
     game.refresh_from_db()
     return game, tokens
-
-
-def friends() -> tuple[Game, dict[str, str], dict[str, str]]:
-    game, dark = play.create_game("friend", Rules(), "dark")
-    game, _, light_token = play.join(game.public_id, play.invite_code(game))
-    return game, dark, {"light": light_token}
 
 
 def takeback_of(game: Game, *colors: str) -> str:

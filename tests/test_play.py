@@ -14,12 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from game import play, seats
 from game.engine import IllegalMoveError, InvalidMoveError, Outcome, Position, Rules
 from game.models import BrowserGame, Game, Move
+from tests.support.games import hotseat
 
 pytestmark = pytest.mark.django_db
-
-
-def hotseat(rules: Rules | None = None) -> tuple[Game, dict[str, str]]:
-    return play.create_game("hotseat", rules or Rules())
 
 
 def test_hotseat_creator_holds_both_seats():
@@ -560,7 +557,7 @@ def test_every_refusal_says_why_in_a_players_words(case):
 
 
 def test_a_hotseat_rematch_keeps_the_mode_and_rules_and_seats_both_again():
-    game, tokens = hotseat(Rules(special_stones=False, scoring="simple", wraparound=True))
+    game, tokens = hotseat(rules=Rules(special_stones=False, scoring="simple", wraparound=True))
     play.resign(game.public_id, tokens)
     new, new_tokens = play.rematch(game.public_id, tokens)
     assert (new.mode, new.rules) == (Game.Mode.HOTSEAT, game.rules)

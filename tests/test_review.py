@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+import time
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
@@ -13,22 +15,14 @@ from game.engine import Position, Rules
 from game.models import Analysis, BrowserGame, Game, Move
 from game.pages import Replay, Step, position_keys, replay_steps
 from game.registry import DEFAULT
+from tests.support.games import HTMX, OPENING, friends, played
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HX-Request": "true"}
-OPENING = ["D4", "E4", "C3", "E5"]
-
 
 def hotseat(client: Client, moves=OPENING) -> Game:
-    response = client.post("/", {"mode": "hotseat", "special_stones": "on", "scoring": "standard"})
-    game = Game.objects.get(public_id=response["Location"].split("/")[2])
-    for move in moves:
-        game.refresh_from_db()
-        response = client.post(f"/g/{game.public_id}/move", {"move": move, "ply": game.ply})
-        assert response.status_code == 303
-    game.refresh_from_db()
-    return game
+    """A hot-seat game with the special stones, made and played through the pages."""
+    return played(client, moves, mode="hotseat", special_stones="on", scoring="standard")
 
 
 def squares(html: str) -> dict[str, str]:
@@ -196,12 +190,6 @@ def test_a_reply_thought_out_before_a_takeback_is_not_played_after_it():
     assert play.computer_move(game.public_id, 1, str(reply), seen) is None
     game.refresh_from_db()
     assert game.logged_record() == ["A1"]
-
-
-def friends() -> tuple[Game, dict[str, str], dict[str, str]]:
-    game, dark = play.create_game("friend", Rules(), "dark")
-    game, _, light_token = play.join(game.public_id, play.invite_code(game))
-    return game, dark, {"light": light_token}
 
 
 def test_a_friend_asks_and_the_other_accepts():
@@ -738,8 +726,13 @@ def test_my_games_come_a_page_at_a_time_going_on_first(client, settings):
     assert client.get("/games/", {"page": "x"}).content.decode().count("data-game=") == 50
 
 
-def test_a_picture_is_drawn_once_and_a_client_may_have_only_so_many_drawn(client):
-    from game import limits
+def test_a_picture_is_drawn_once_and_a_client_may_have_only_so_many_drawn(client, monkeypatch):
+    from kit import limits
+
+    # The limit counts in fixed windows of a minute: the clock stands still in the middle
+    # of one, so that a slow run does not cross into the next and start counting afresh.
+    middle = (time.time() // limits.DRAW.seconds + 0.5) * limits.DRAW.seconds
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: middle))
 
     def text(square: int) -> str:
         board = "." * square + "S" + "." * (48 - square)

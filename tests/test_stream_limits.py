@@ -1,4 +1,4 @@
-"""What one client may ask of the live streams (game.live.Gate, the worker's
+"""What one client may ask of the live streams (kit.streams.Gate, the worker's
 connection limit): a flood of streams from one address is refused, not served at
 everyone else's cost, and a stream ends by itself after its time."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from game.live import Gate
-from maerstanas_site import capacity
+from kit import capacity
+from kit.streams import Gate
 from tests.support import aio
 from tests.support.servers import Server, prepare, scratch_database, site_env
 from tests.support.visitors import Visitor

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -13,19 +14,18 @@ from game import play, seats
 from game.engine import Position, Rules
 from game.forms import NewGameForm
 from game.models import Analysis, Game, Move
+from tests.support import games
+from tests.support.games import HTMX, created
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HX-Request": "true"}
-
 
 def new_game(client: Client, **fields: str) -> Game:
-    data = {"mode": "hotseat", "special_stones": "on", "scoring": "standard"} | fields
-    response = client.post("/", data)
-    assert response.status_code == 303, response.content
-    game = Game.objects.get()
-    assert response["Location"] == f"/g/{game.public_id}/"
-    return game
+    """A hot-seat game with the special stones made through the form, unless ``fields``
+    say otherwise."""
+    return created(
+        client, **({"mode": "hotseat", "special_stones": "on", "scoring": "standard"} | fields)
+    )
 
 
 def seat_path(html: str) -> str:
@@ -33,10 +33,7 @@ def seat_path(html: str) -> str:
     return re.search(r'data-seat-url="http://testserver([^"]+)"', html)[1]
 
 
-def post_move(client: Client, game: Game, move: str, htmx: bool = True, ply: int | None = None):
-    game.refresh_from_db()
-    data = {"move": move, "ply": game.ply if ply is None else ply}
-    return client.post(f"/g/{game.public_id}/move", data, headers=HTMX if htmx else {})
+post_move = functools.partial(games.post_move, htmx=True)  # as htmx, unless told otherwise
 
 
 # Home and creating games ------------------------------------------------------------------
@@ -818,8 +815,8 @@ def test_a_game_is_drawn_with_the_status_it_is_given():
 
 
 def test_a_page_saying_a_client_asked_too_often_links_to_the_source(settings):
-    from game import limits
     from game.views.common import too_many
+    from kit import limits
 
     settings.SOURCE_URL = "https://code.example.org/maerstanas"
     response = too_many(plain_request(), limits.Exceeded(limits.DRAW, 12))

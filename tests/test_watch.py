@@ -17,17 +17,20 @@ from django.test import AsyncRequestFactory, Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from game import audience, live, play, seats
-from game.audience import Audience
+from game import play, seats
 from game.engine import Rules
-from game.live import News
-from game.models import Audience as AudienceRow
-from game.models import Channel, Game
+from game.models import Game
 from game.registry import find_kind
-from game.tokens import hash_token, new_seat_token
+from game.tokens import new_seat_token
 from game.views import games as game_views
+from kit import audience, live, streams
+from kit.audience import Audience
+from kit.live import News
+from kit.models import Audience as AudienceRow
+from kit.models import Channel
 from lobby import watch
 from players.models import Rating
+from tests.support.games import match
 
 pytestmark = pytest.mark.django_db
 
@@ -41,18 +44,13 @@ def quiet(monkeypatch):
     fresh gate, and an audience that writes only when told to."""
     monkeypatch.setattr(live.Newsroom, "_run", lambda self: None)
     monkeypatch.setattr(live, "_newsroom", None)
-    monkeypatch.setattr(live, "_gate", None)
+    monkeypatch.setattr(streams, "_gate", None)
     monkeypatch.setattr(audience, "_audience", Audience("test:1:0", timer=False))
 
 
 def friend_game(users=(None, None), **terms) -> tuple[Game, dict[str, dict[str, str]]]:
-    """A friend game that has started, and each side's tokens."""
-    tokens = {color: new_seat_token() for color in ("dark", "light")}
-    people = {
-        color: play.Person(hash_token(tokens[color]), user)
-        for color, user in zip(("dark", "light"), users, strict=True)
-    }
-    game = play.create_match(Rules(), people, **terms)
+    """A friend game that has started, and each side's seats (its token by its colour)."""
+    game, tokens = match(users, **terms)
     return game, {color: {color: token} for color, token in tokens.items()}
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 from django.urls import reverse_lazy
 
 from game.cyngesheall import bots, lessons
+from game.cyngesheall.bots import reference
 from game.cyngesheall.drawing import announcement, describe, draw_board, why
 from game.cyngesheall.editor import editor
 from game.cyngesheall.engine import ENDS, Position, Rules
 from game.cyngesheall.notation import split_moves
 from game.cyngesheall.pictures import board_png
 from game.cyngesheall.rules import BOARD, SIDES
-from game.kinds import Drawing, GameKind, Players
+from game.kinds import Arena, Drawing, GameKind, Players
 from game.moves import move_list
 
 
@@ -56,7 +57,17 @@ KIND = GameKind(
     settle=settle,
     ends=ENDS,
     split_moves=split_moves,
-    players=Players(levels=bots.LEVELS, choose_move=bots.choose_move, analyse=bots.analyse),
+    players=Players(
+        levels=bots.LEVELS,
+        choose_move=bots.choose_move,
+        analyse=bots.analyse,
+        arena=Arena(
+            references={"random": reference.random_move, "greedy": reference.greedy_move},
+            uct=reference.uct_move,
+            second="greedy",
+            goal="greedy",
+        ),
+    ),
     lessons=lessons.LESSONS,
     board=BOARD,
     drawing=Drawing(
@@ -82,5 +93,6 @@ KIND = GameKind(
     tagline="a race of kings",
     about_url=reverse_lazy("about-kind", args=["cyngesheall"]),
     stylesheet="cyngesheall/board.css",
+    arena="game/cyngesheall/arena.json",
     sides=SIDES,
 )

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.urls import reverse_lazy
 
-from game.kinds import Drawing, GameKind, Players
+from game.kinds import Arena, Drawing, GameKind, Players
 from game.maerstanas import bots, lessons
+from game.maerstanas.bots import reference
 from game.maerstanas.drawing import announcement, describe, draw_board, why
 from game.maerstanas.editor import editor
 from game.maerstanas.engine import ENDS, Position, Rules
@@ -37,7 +38,21 @@ KIND = GameKind(
     settle=settle,
     ends=ENDS,
     split_moves=split_moves,
-    players=Players(levels=bots.LEVELS, choose_move=bots.choose_move, analyse=bots.analyse),
+    players=Players(
+        levels=bots.LEVELS,
+        choose_move=bots.choose_move,
+        analyse=bots.analyse,
+        arena=Arena(
+            references={
+                "random": reference.random_move,
+                "heuristic": reference.heuristic_move,
+                "aelfric": reference.aelfric_move,
+            },
+            uct=reference.uct_move,
+            second="heuristic",
+            goal="aelfric",
+        ),
+    ),
     lessons=lessons.LESSONS,
     board=BOARD,
     drawing=Drawing(
@@ -52,6 +67,7 @@ KIND = GameKind(
         legend_template="maerstanas/_legend.html",
         choice_field="stone",
         choice_default="stone",
+        rules_template="maerstanas/_rules.html",
     ),
     rules_doc="RULES.md",
     rating_family=rating_family,
@@ -59,5 +75,6 @@ KIND = GameKind(
     tagline="place stones to make hinges",
     about_url=reverse_lazy("about"),
     stylesheet="maerstanas/board.css",
+    arena="game/maerstanas/arena.json",
     sides=SIDES,
 )

@@ -8,10 +8,12 @@ from functools import lru_cache
 from django.conf import settings
 
 
-@lru_cache(maxsize=4)
-def arena_ratings(game: str = "maerstanas") -> dict[str, int]:
-    """The levels' Elo ratings, from the arena's last full run (``make arena``):
-    ``docs/arena.json`` for Mǽrstánas, ``docs/arena-<game>.json`` for another game."""
-    name = "arena.json" if game == "maerstanas" else f"arena-{game}.json"
-    path = settings.BASE_DIR / "docs" / name
-    return json.loads(path.read_text(encoding="utf-8"))["ratings"] if path.exists() else {}
+@lru_cache(maxsize=16)
+def arena_ratings(arena: str) -> dict[str, int]:
+    """The levels' Elo ratings, from the arena's last full run (``make arena``) kept at
+    ``arena`` (a game's ``GameKind.arena``, from the project's root: its folder's
+    ``arena.json``); none for a game never measured."""
+    path = settings.BASE_DIR / arena
+    if not arena or not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["ratings"]

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from django.http import HttpRequest
 from django.urls import reverse
 
-from game import audience, clocks, play, seats
+from game import clocks, people, play, seats
 from game.analysis import (
     AnalysisPanel,
     analysis_offer,
@@ -23,6 +23,7 @@ from game.models import Game
 from game.pages.replay import Replay, replay_steps
 from game.pages.times import time_shown
 from game.review import Judgement
+from kit import audience
 
 
 class SeatLink(NamedTuple):
@@ -68,7 +69,7 @@ class GamePage:
     # The people in the seats, by colour, when one of them has an account (names and
     # ratings; guests among guests need no names): name, rating, change (signed text).
     people: dict[str, dict[str, Any]]
-    # How many pages watch the game (``game.audience``), counted afresh for each drawing
+    # How many pages watch the game (``kit.audience``), counted afresh for each drawing
     # of a game going on (the page, and each redraw of its live part); None otherwise.
     watchers: int | None = None
     # Looking back at the moment before a move the review judged: that move, whose
@@ -294,13 +295,13 @@ def _watchers(game: Game) -> int | None:
 def people_shown(game: Game) -> dict[str, dict[str, Any]]:
     """The seats' people as the game page names them: none when nobody has a name (an
     account's, or one a guest gave themselves)."""
-    people = game.people()
-    if not game.rated and all(person["name"] == "Guest" for person in people.values()):
+    seated = game.people()
+    if not game.rated and all(person["name"] == people.GUEST for person in seated.values()):
         return {}
-    for person in people.values():
+    for person in seated.values():
         if "change" in person:
             person["change_text"] = signed(person["change"])
-    return people
+    return seated
 
 
 def signed(change: float) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from game import people
 from game.grid import Color
 from game.kinds import GameKind
 from game.models import BrowserGame, Game
@@ -55,9 +56,7 @@ def _other_person(game: Game, colors: tuple[str, ...]) -> str:
     seat = game.seats_by_color().get(Color(colors[0]).opponent.value)
     if seat is None or seat.level:
         return ""
-    if seat.user is not None:
-        return seat.user.username
-    return f"{seat.guest_name} (guest)" if seat.guest_name else "a guest"
+    return people.named(seat.user.username if seat.user else None, seat.guest_name)
 
 
 def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame]]:

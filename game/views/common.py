@@ -11,8 +11,7 @@ words, a redirect back to it with them as a message.
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from django.contrib import messages
 from django.http import (
@@ -20,16 +19,16 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseRedirect,
-    StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from game import limits, live, play
+from game import play
 from game.models import Game
 from game.pages import game_page
+from kit import limits
 
 # Without JavaScript, a page reloads itself while it waits for something (``GamePage.
 # awaited``): every second for the computer's work, which takes about that, every two
@@ -119,6 +118,29 @@ def refuse(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -> Htt
     return render(request, "error.html", context, status=refusal.status)
 
 
+def act_on_game(
+    request: HtmxHttpRequest,
+    game_id: str,
+    action: Callable[[], Game],
+    nowhere_to_go_back: tuple[type[play.PlayError], ...] = (play.NotSeated,),
+) -> HttpResponse:
+    """Do ``action`` and show the game; a refusal is shown on it and changes nothing.
+    The refusals of ``nowhere_to_go_back`` (by default: not seated) get a page of their
+    own without htmx (``refuse``), the others a redirect back with their words
+    (``refuse_back``); no such game is 404."""
+    try:
+        game = action()
+    except play.GameNotFound:
+        raise Http404("there is no such game") from None
+    except nowhere_to_go_back as exc:
+        return refuse(request, game_or_404(game_id), exc)
+    except play.PlayError as exc:
+        return refuse_back(request, game_or_404(game_id), exc)
+    if request.htmx:
+        return render_game(request, game)
+    return to_game(request, game)
+
+
 def refuse_back(request: HtmxHttpRequest, game: Game, refusal: play.PlayError) -> HttpResponse:
     """Like ``refuse``, but a page without htmx goes back to the game with the words as
     a message (its form came from there, and the board shows them)."""
@@ -172,58 +194,3 @@ def whole(text: str | None) -> int:
     if text and text.isascii() and text.isdigit() and len(text) < 10:
         return int(text)
     return 0
-
-
-# Server-sent event streams: what every stream view refuses before it streams ---------
-
-STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-
-
-def not_an_event_stream(request: HttpRequest) -> HttpResponse | None:
-    """406 unless the request accepts ``text/event-stream``."""
-    if request.accepts("text/event-stream"):
-        return None
-    return HttpResponse(
-        "This is a stream of server-sent events: ask for text/event-stream.\n",
-        status=406,
-        content_type="text/plain",
-    )
-
-
-def no_stream_here(request: HttpRequest) -> HttpResponse | None:
-    """The stream's headers alone for HEAD (its body would never end); 503 under WSGI,
-    whose worker the stream would hold as long as the page stays open (the page asks
-    for news every second instead)."""
-    if request.method == "HEAD":
-        return HttpResponse(content_type="text/event-stream", headers=STREAM_HEADERS)
-    if "wsgi.input" in request.META:
-        return HttpResponse(
-            "Live streams need the ASGI server (maerstanas_site.asgi).\n",
-            status=503,
-            content_type="text/plain",
-            headers={"Retry-After": "3600"},
-        )
-    return None
-
-
-def admit_stream(request: HttpRequest) -> HttpResponse | Callable[[], None]:
-    """The client's place at the gate (``live.Gate``): what gives it back, once, or the
-    answer that says why it has none (429: the client's limits; 503: the process's)."""
-    client = limits.client_of(request)
-    gate = live.gate()
-    refusal = gate.admit(client)
-    if refusal:
-        response = HttpResponse(f"{refusal[0].upper()}{refusal[1:]}.\n", status=refusal.status)
-        response["Content-Type"] = "text/plain; charset=utf-8"
-        response["Retry-After"] = "60"
-        # The connection is given back too: a refused client holds none of the few.
-        response["Connection"] = "close"
-        return response
-    return gate.ticket(client)
-
-
-def streaming(events: AsyncIterator[str | bytes], give_back: Callable[[], None]) -> HttpResponse:
-    """The answer streaming ``events``; the client's place is given back when they end,
-    however they end, or when they are thrown away unstarted."""
-    weakref.finalize(events, give_back)
-    return StreamingHttpResponse(events, content_type="text/event-stream", headers=STREAM_HEADERS)

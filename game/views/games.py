@@ -15,27 +15,26 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from game import audience, limits, live, play, seats
+from game import play, seats
 from game.grid import MoveError
 from game.models import Game
 from game.views.common import (
     HtmxHttpRequest,
-    admit_stream,
+    act_on_game,
     choice_of,
     game_or_404,
     moment,
-    no_stream_here,
-    not_an_event_stream,
     partial,
     refuse,
     refuse_back,
     render_game,
     seen,
-    streaming,
     to_game,
     too_many,
     whole,
 )
+from kit import audience, limits, live
+from kit.streams import admit_stream, no_stream_here, not_an_event_stream, streaming
 
 
 @never_cache  # seat and invite links: kept out of every cache
@@ -185,7 +184,7 @@ def resign(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @limits.limited(limits.THINK, too_many)
 def hint(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Ask for the strongest level's move; the live page marks it once it is found."""
-    return _act(
+    return act_on_game(
         request, game_id, lambda: play.ask_hint(game_id, seats.tokens_for(request, game_id))
     )
 
@@ -204,22 +203,7 @@ def takeback(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             raise play.PlayError(f"{answer[:20]!r} is not an answer: accept or decline")
         return play.answer_takeback(game_id, tokens, accept=answer == "accept")
 
-    return _act(request, game_id, act)
-
-
-def _act(request: HtmxHttpRequest, game_id: str, action: Callable[[], Game]) -> HttpResponse:
-    """Do ``action`` and show the game; a refusal is shown on it and changes nothing."""
-    try:
-        game = action()
-    except play.GameNotFound:
-        raise Http404("there is no such game") from None
-    except play.NotSeated as exc:
-        return refuse(request, game_or_404(game_id), exc)
-    except play.PlayError as exc:
-        return refuse_back(request, game_or_404(game_id), exc)
-    if request.htmx:
-        return render_game(request, game)
-    return to_game(request, game)
+    return act_on_game(request, game_id, act)
 
 
 @require_POST

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from game import limits, play, seats
+from game import play, seats
 from game.forms import ContinueForm
 from game.grid import InvalidPositionError
 from game.kinds import GameKind, GamePosition
@@ -18,6 +18,7 @@ from game.options import OptionError, Options
 from game.registry import DEFAULT, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
 from game.views.review import POSITION_IMAGE_SECONDS, png
+from kit import limits
 
 # A position's text is some 60 characters; anything longer is cut before it is read.
 MAX_TEXT = 200

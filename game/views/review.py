@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from game import computer, limits, play, records, seats
+from game import computer, play, records, seats
 from game.forms import ContinueForm
 from game.kinds import GamePosition
 from game.models import Game
@@ -41,6 +41,7 @@ from game.views.common import (
     to_game,
     too_many,
 )
+from kit import limits
 
 # Analysis ----------------------------------------------------------------------------------
 

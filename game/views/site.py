@@ -9,13 +9,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import limits, play, seats
+from game import play, seats
 from game.forms import NewGameForm, forms_of_kinds
 from game.kinds import GameKind
 from game.pages import arena_ratings, my_game_lines
 from game.registry import DEFAULT, KINDS, find_kind, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
-from notifications import turns
+from kit import limits
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -46,8 +46,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, "game/home.html", _home_context(form), status=400)
     kind = _kind_asked(request.GET.get("game"))
     form = NewGameForm(kind=kind, initial={"game": kind.name})
-    context = _home_context(form) | {"your_turn": turns.your_turn(request)}
-    return render(request, "game/home.html", context)
+    return render(request, "game/home.html", _home_context(form))
 
 
 def _kind_asked(name: str | None) -> GameKind:
@@ -82,7 +81,6 @@ def games(request: HttpRequest) -> HttpResponse:
     page = seats.my_games(request, request.GET.get("page"))
     going_on, finished = my_game_lines(page.object_list)
     context = {"going_on": going_on, "finished": finished, "page": page}
-    context["your_turn"] = turns.your_turn(request)
     return render(request, "game/games.html", context)
 
 
@@ -95,7 +93,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_safe
 def about(request: HttpRequest) -> HttpResponse:
     """The rules of the game, as its author's page tells them, and our decisions."""
-    ratings = arena_ratings()
+    ratings = arena_ratings(DEFAULT.arena)
     levels = [
         (number, level, ratings.get(level.id))
         for number, level in enumerate(DEFAULT.players.levels, start=1)
@@ -112,7 +110,7 @@ def about_kind(request: HttpRequest, name: str) -> HttpResponse:
         raise Http404("there is no such game") from None
     if kind is DEFAULT:
         return redirect("about")
-    ratings = arena_ratings(kind.name)
+    ratings = arena_ratings(kind.arena)
     levels = [
         (number, level, ratings.get(level.id))
         for number, level in enumerate(kind.players.levels, start=1)
@@ -132,5 +130,6 @@ def doc(request: HttpRequest, name: str) -> HttpResponse:
     """``docs/RULES.md`` or ``docs/DESIGN.md`` as plain text; any other name is a 404."""
     if name not in DOCS:
         raise Http404("there is no such document")
+    # A kind's rule book kept in its own folder is an absolute path, which the join keeps.
     text = (settings.BASE_DIR / "docs" / DOCS[name]).read_text(encoding="utf-8")
     return HttpResponse(text, content_type="text/plain; charset=utf-8")

@@ -19,7 +19,7 @@ from game.cyngesheall.bots import search
 from game.cyngesheall.bots.levels import SOLVER_SHARE
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import Move
-from game.thinking import Analysis, dark_chances, mover_chances, principal_line
+from game.thinking import Analysis, dark_chances, principal_line, read_tree
 
 __all__ = ["Analysis", "analyse"]
 
@@ -46,19 +46,17 @@ def analyse(
     best = search.best_child(root)
     if best.proven:
         return _proven(position, best.move, best.proven == search.WON, _line(root), iterations)
-    return Analysis(
-        move=best.move,
-        line=_line(root),
-        dark_win=dark_chances(position.turn, mover_chances(best)),
-        proven=False,
-        iterations=iterations,
-    )
+    return read_tree(root, iterations, position.turn, search.best_child, _sure)
 
 
 def _line(root: search.Node) -> tuple[Move, ...]:
     """The moves the search expects from the root down: a proven win where there is
     one, else the most visited move, while they are searched enough."""
-    return principal_line(root, search.best_child, lambda child: bool(child.proven))
+    return principal_line(root, search.best_child, _sure)
+
+
+def _sure(child: search.Node) -> bool:
+    return bool(child.proven)
 
 
 def _proven(

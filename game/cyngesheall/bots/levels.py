@@ -25,13 +25,12 @@ other and against the reference players of ``reference``.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
 from game.cyngesheall.bots import policy, search
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import Move
-from game.thinking import find_level, without_collector
+from game.thinking import find_level, play_level, search_budget
 
 __all__ = ["LEVELS", "LEVEL_IDS", "STRONGEST", "Level", "choose_move", "level"]
 
@@ -123,28 +122,23 @@ def choose_move(
     the same move comes back every time. Raises ``ValueError`` when the game is
     over and ``KeyError`` for an unknown level.
     """
-    chosen = level(level_id)
-    started = time.perf_counter()
-    with without_collector():
-        return _choose(position, chosen, seconds, seed, started)
+    return play_level(LEVELS, level_id, position, _choose, seconds=seconds, seed=seed)
 
 
 def _choose(
-    position: Position, chosen: Level, seconds: float | None, seed: int | None, started: float
+    position: Position,
+    chosen: Level,
+    moves: list[Move],
+    rng: random.Random,
+    started: float,
+    budget: float | None,
 ) -> Move:
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
-    if len(moves) == 1:
-        return moves[0]
-    rng = random.Random(seed)
     if chosen.kind == "careful":
         return _careful(position, moves, rng)
     if chosen.kind == "greedy":
         return _greedy(position, moves, rng)
     if chosen.kind == "shallow":
         return search.shallow(position, rng, noise=chosen.noise)
-    budget = seconds if seconds is not None else None if chosen.playouts else chosen.seconds
     if chosen.solver:
         win = search.forced_win(
             position, None if budget is None else started + budget * SOLVER_SHARE
@@ -155,9 +149,7 @@ def _choose(
     moves = search.candidates(position)
     if len(moves) == 1:
         return moves[0]
-    if budget is not None:
-        return search.mcts(position, rng, deadline=started + budget, moves=moves)[0]
-    return search.mcts(position, rng, playouts=chosen.playouts, moves=moves)[0]
+    return search.mcts(position, rng, moves=moves, **search_budget(chosen, started, budget))[0]
 
 
 def _careful(position: Position, moves: list[Move], rng: random.Random) -> Move:

@@ -5,8 +5,9 @@ to move in, one node per iteration: it walks down the tree choosing the child wi
 the best upper confidence bound, adds one child, plays a few plies on from it
 (``policy.playout``), and counts the result (win 1, draw ½, loss 0, or the
 evaluation's chance when the playout stopped first) in every node on the way back
-up. The move played is the child with the most visits. What it knows of the game,
-the playouts, the evaluation and the moves' priors, is ``policy``'s.
+up. The move played is the child with the most visits. The tree is ``game.mcts``'s,
+as every game's; what it knows of the game, the playouts, the evaluation and the
+moves' priors, is ``policy``'s, handed to it by ``knowledge()``.
 
 Cyngesheall is decided by single moves: a king one clear line from its goal corner,
 or a king that can be sandwiched, wins or loses on the next ply. So the tree is an
@@ -24,7 +25,6 @@ let captures two plies off slip through its widened tree.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
@@ -40,12 +40,14 @@ from game.cyngesheall.bots.policy import (
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import Move
 from game.grid import Color
+from game.mcts import LOST, WON, Knowledge, Node, best_child, grow
 
 __all__ = [
     "Node",
     "best_child",
     "candidates",
     "forced_win",
+    "knowledge",
     "mcts",
     "search_tree",
     "shallow",
@@ -61,38 +63,39 @@ BIAS = 1.0
 # best-valued first; None lets every move in as soon as the node is visited.
 WIDENING: float | None = 2.0
 
-WON, LOST = 1, -1  # proofs, for the side that moved into a node
 
+def knowledge(
+    *, use_bias: bool = True, guided: bool = True, plies: int | None = PLAYOUT_PLIES
+) -> Knowledge:
+    """What the tree (``game.mcts``) knows of Cyngesheall: the moves with their priors
+    (``move_values``) best last, unless not ``use_bias``; ``policy.playout`` for
+    ``plies`` (random to the end unless ``guided``); and a proof of each position
+    the tree adds: won for the side that moved into it when it has taken the king or
+    brought its own home, lost when the side to move wins at once."""
 
-class Node:
-    """A position in the tree. ``wins`` count for the side that moved into it; so does
-    ``proven``: ``WON``, ``LOST`` or 0 while unproven."""
-
-    __slots__ = ("bias", "children", "move", "position", "proven", "untried", "visits", "wins")
-
-    def __init__(self, position: Position, move: Move | None, bias: float) -> None:
-        self.position = position
-        self.move = move
-        self.bias = bias
-        self.children: list[Node] = []
-        self.untried: list[tuple[float, Move]] | None = None  # listed on the second visit
-        self.visits = 0
-        self.wins = 0.0
-        self.proven = 0
-        if position.is_over:
-            if position.winner is not None:
-                self.proven = WON if position.winner is not position.turn else LOST
-        elif winning_move(position) is not None:
-            self.proven = LOST
-
-    def expand_order(self, use_bias: bool) -> list[tuple[float, Move]]:
-        """The moves not yet in the tree, best last, so that ``pop()`` takes it."""
-        moves = self.position.legal_moves()
+    def moves(position: Position) -> list[tuple[float, Move]]:
+        legal = position.legal_moves()
         if not use_bias:
-            return [(0.0, move) for move in moves]
-        values = move_values(self.position, moves)
-        ordered = sorted(zip(values, moves, strict=True), key=lambda pair: pair[0])
-        return ordered
+            return [(0.0, move) for move in legal]
+        values = move_values(position, legal)
+        return sorted(zip(values, legal, strict=True), key=lambda pair: pair[0])
+
+    def dark_result(position: Position, rng: random.Random) -> float:
+        return playout(position, rng, plies=plies, guided=guided)
+
+    return Knowledge(moves, dark_result, _dark_moved, _prove)
+
+
+def _dark_moved(position: Position) -> bool:
+    return position._turn == 1
+
+
+def _prove(position: Position) -> int:
+    if position.is_over:
+        if position.winner is not None:
+            return WON if position.winner is not position.turn else LOST
+        return 0
+    return LOST if winning_move(position) is not None else 0
 
 
 def mcts(position: Position, rng: random.Random, **options: Any) -> tuple[Move, int]:
@@ -107,16 +110,6 @@ def mcts(position: Position, rng: random.Random, **options: Any) -> tuple[Move, 
         return moves[0], 0
     root, iterations = search_tree(position, rng, **options)
     return best_child(root).move, iterations
-
-
-def best_child(root: Node) -> Node:
-    """The child to play: a proven win, else the most visited child not proven lost
-    (or, when all are lost, the most visited one: the loss may take the longest)."""
-    for child in root.children:
-        if child.proven == WON:
-            return child
-    alive = [child for child in root.children if child.proven != LOST] or root.children
-    return max(alive, key=lambda child: (child.visits, child.wins))
 
 
 def search_tree(
@@ -138,101 +131,23 @@ def search_tree(
     (or once the root is proven), and the number of iterations run. Without
     ``solver`` no proof is used (plain UCT); without ``guided`` the playouts are
     uniformly random and go to the end. With ``moves``, only those are searched at
-    the root."""
-    root = Node(position, None, 0.0)
-    # The root's moves all enter the tree at once: each is checked for a win and for
-    # a reply that wins at once, which a widening root could leave untried.
-    root.untried = []
-    for bias, move in root.expand_order(use_bias):
-        if moves is None or move in moves:
-            root.children.append(Node(position.play(move), move, bias))
-    if solver and any(child.proven == WON for child in root.children):
-        return root, 0
-    bias_weight = BIAS if use_bias else 0.0
-    log, sqrt = math.log, math.sqrt
-    iterations = 0
-    while True:
-        if playouts is not None and iterations >= playouts:
-            break
-        # At least one iteration, so that a late start still gives a searched move.
-        if deadline is not None and iterations & 15 == 1 and clock() >= deadline:
-            break
-        if solver and root.proven:
-            break
-        iterations += 1
-        node = root
-        path = [root]
-        result = -1.0  # dark's result, when a proof or the game's end gives it
-        while True:
-            if solver and node.proven:
-                break
-            if node.position.is_over:
-                break
-            if node.untried is None:
-                # A node's moves are valued on its second visit: most leaves get one.
-                node.untried = node.expand_order(use_bias)
-            children = node.children
-            if node.untried and (
-                widening is None or len(children) < 1 + widening * sqrt(node.visits)
-            ):
-                bias, move = node.untried.pop()
-                child = Node(node.position.play(move), move, bias)
-                children.append(child)
-                path.append(child)
-                node = child
-                break
-            scale = exploration * sqrt(log(node.visits + 1))
-            best_score = -1e9
-            chosen = None
-            for child in children:
-                if solver and child.proven == LOST:
-                    continue
-                visits = child.visits
-                if visits == 0:
-                    score = 10.0 + child.bias
-                else:
-                    score = (
-                        child.wins / visits
-                        + scale / sqrt(visits)
-                        + bias_weight * child.bias / (visits + 1)
-                    )
-                if score > best_score:
-                    chosen, best_score = child, score
-            if chosen is None:  # every child is lost (the solver marks it below)
-                break
-            node = chosen
-            path.append(node)
-        if solver and node.proven:
-            mover_dark = node.position._turn == 1
-            won = node.proven == WON
-            result = 1.0 if won == mover_dark else 0.0
-        elif node.position.is_over:
-            result = (
-                1.0
-                if node.position.result == "dark"
-                else 0.0
-                if node.position.result == "light"
-                else 0.5
-            )
-        else:
-            result = playout(node.position, rng, plies=plies, guided=guided)
-        # Backpropagation, proving on the way: each node's wins are for the side that
-        # moved into it.
-        for visited in reversed(path):
-            visited.visits += 1
-            if visited.move is not None:
-                mover_dark = visited.position._turn == 1
-                visited.wins += result if mover_dark else 1.0 - result
-            if solver and not visited.proven and visited.children:
-                if any(child.proven == WON for child in visited.children):
-                    visited.proven = LOST
-                elif (
-                    visited.untried is not None
-                    and not visited.untried
-                    and all(child.proven == LOST for child in visited.children)
-                ):
-                    visited.proven = WON
-    return root, iterations
+    the root. The root's moves all enter the tree at once: each is checked for a win
+    and for a reply that wins at once, which a widening root could leave untried."""
+    return grow(
+        position,
+        rng,
+        knowledge(use_bias=use_bias, guided=guided, plies=plies),
+        playouts=playouts,
+        deadline=deadline,
+        exploration=exploration,
+        bias=BIAS if use_bias else 0.0,
+        widening=widening,
+        solver=solver,
+        whole_root=True,
+        root_moves=moves,
+        parent_shift=1,
+        clock=clock,
+    )
 
 
 # --- Exact and shallow searches -----------------------------------------------------

@@ -19,14 +19,7 @@ from game.maerstanas.bots import search
 from game.maerstanas.bots.levels import SOLVER_MOVES, SOLVER_NODES, SOLVER_SHARE
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move
-from game.thinking import (
-    LINE_PLIES,
-    Analysis,
-    dark_chances,
-    most_visited,
-    mover_chances,
-    principal_line,
-)
+from game.thinking import LINE_PLIES, Analysis, dark_chances, read_tree
 
 __all__ = ["Analysis", "analyse"]
 
@@ -57,14 +50,7 @@ def analyse(
         playouts=playouts,
         deadline=None if playouts else deadline,
     )
-    best = most_visited(root)
-    return Analysis(
-        move=best.move,
-        line=principal_line(root),
-        dark_win=dark_chances(position.turn, mover_chances(best)),
-        proven=False,
-        iterations=iterations,
-    )
+    return read_tree(root, iterations, position.turn)
 
 
 def _proven(position: Position, move: Move, value: int, deadline: float | None) -> Analysis:

@@ -24,13 +24,12 @@ kept tree would seldom be in the process that thinks of the game's next move.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
 from game.maerstanas.bots import reference, search
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move
-from game.thinking import find_level, without_collector
+from game.thinking import find_level, play_level, search_budget
 
 __all__ = ["LEVELS", "LEVEL_IDS", "STRONGEST", "Level", "choose_move", "level"]
 
@@ -129,26 +128,21 @@ def choose_move(
     counted in playouts, the same move comes back every time. Raises
     ``ValueError`` when the game is over and ``KeyError`` for an unknown level.
     """
-    chosen = level(level_id)
-    started = time.perf_counter()
-    with without_collector():
-        return _choose(position, chosen, seconds, seed, started)
+    return play_level(LEVELS, level_id, position, _choose, seconds=seconds, seed=seed)
 
 
 def _choose(
-    position: Position, chosen: Level, seconds: float | None, seed: int | None, started: float
+    position: Position,
+    chosen: Level,
+    moves: list[Move],
+    rng: random.Random,
+    started: float,
+    budget: float | None,
 ) -> Move:
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
-    if len(moves) == 1:
-        return moves[0]
-    rng = random.Random(seed)
     if chosen.kind == "weighted":
         return reference.weighted_move(position, rng)
     if chosen.kind == "greedy":
         return _greedy(position, moves, rng)
-    budget = seconds if seconds is not None else None if chosen.playouts else chosen.seconds
     if chosen.solver and search.remaining_moves(position) <= SOLVER_MOVES:
         if budget is not None:
             proof = search.solve(position, started + budget * SOLVER_SHARE)
@@ -158,9 +152,7 @@ def _choose(
         # go wrong for an opponent who is not perfect.
         if proof is not None and proof[1] != search.LOSS:
             return proof[0]
-    if budget is not None:
-        return search.mcts(position, rng, deadline=started + budget)[0]
-    return search.mcts(position, rng, playouts=chosen.playouts)[0]
+    return search.mcts(position, rng, **search_budget(chosen, started, budget))[0]
 
 
 def _greedy(position: Position, moves: list[Move], rng: random.Random) -> Move:

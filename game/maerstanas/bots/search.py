@@ -5,7 +5,8 @@ to move in, one node per iteration: it walks down the tree choosing the child wi
 the best upper confidence bound, adds one child, plays the rest of the game out
 (``playout``), and counts the result (win 1, tie ½, loss 0, plus a small share for
 the margin) in every node on the way back up. The move played is the child with the
-most visits.
+most visits. The tree is ``game.mcts``'s, as every game's; what it knows of
+Mǽrstánas, the moves' values and the playout, is ``knowledge()``'s.
 
 Prior knowledge comes from a cheap evaluation, the points a move makes at once
 (``move_values``), in three ways. Progressive bias (Chaslot et al. 2008) adds
@@ -28,7 +29,6 @@ playout two thirds, ``move_values`` for new nodes most of the rest.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
@@ -40,6 +40,8 @@ from game.grid import FULL, SQUARES, Color, lister
 from game.maerstanas.bitboards import THUNDER_BIT, WODEN_BIT, points
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import PASS, Move, Stone
+from game.mcts import Knowledge, Node, grow
+from game.thinking import most_visited
 
 _square_list = lister(SQUARES)  # the squares of a mask's set bits, a row at a time
 _NONE = (0,) * len(SQUARES)  # no scoring edges: simple scoring or wraparound
@@ -217,28 +219,39 @@ def _special(
     return mine | bit, theirs ^ bit
 
 
-class Node:
-    """A position in the tree. ``wins`` count for the side that moved into it."""
+def knowledge(
+    *,
+    use_bias: bool = True,
+    policy: int = PLAYOUT_SAMPLES,
+    uniform: bool = False,
+    margin_weight: float = MARGIN_WEIGHT,
+) -> Knowledge:
+    """What the tree (``game.mcts``) knows of Mǽrstánas: the moves best-valued last,
+    their points at once (``move_values``, scaled by ``VALUE_SCALE`` into [0, 1]) as
+    priors unless not ``use_bias``, and ``playout``'s margin made a result for dark
+    (win 1, tie ½, loss 0, with ``margin_weight`` of it for the margin)."""
 
-    __slots__ = ("bias", "children", "move", "position", "untried", "visits", "wins")
-
-    def __init__(self, position: Position, move: Move | None, bias: float) -> None:
-        self.position = position
-        self.move = move
-        self.bias = bias
-        self.children: list[Node] = []
-        self.untried: list[tuple[float, Move]] | None = None  # listed on the second visit
-        self.visits = 0
-        self.wins = 0.0
-
-    def expand_order(self, use_bias: bool) -> list[tuple[float, Move]]:
-        """The moves not yet in the tree, best last, so that ``pop()`` takes it."""
-        moves = self.position.legal_moves()
+    def moves(position: Position) -> list[tuple[float, Move]]:
+        legal = position.legal_moves()
         if not use_bias:
-            return [(0.0, move) for move in moves]
-        values = move_values(self.position, moves)
-        ordered = sorted(zip(values, moves, strict=True), key=lambda pair: pair[0])
+            return [(0.0, move) for move in legal]
+        values = move_values(position, legal)
+        ordered = sorted(zip(values, legal, strict=True), key=lambda pair: pair[0])
         return [(min(value, VALUE_SCALE) / VALUE_SCALE, move) for value, move in ordered]
+
+    def dark_result(position: Position, rng: random.Random) -> float:
+        margin = playout(position, rng, policy, uniform=uniform)
+        return (0.5 if margin == 0 else 1.0 if margin > 0 else 0.0) * (
+            1 - margin_weight
+        ) + margin_weight * (
+            0.5 + max(-MARGIN_SCALE, min(MARGIN_SCALE, margin)) / (2 * MARGIN_SCALE)
+        )
+
+    return Knowledge(moves, dark_result, _dark_moved)
+
+
+def _dark_moved(position: Position) -> bool:
+    return position.turn is Color.LIGHT
 
 
 def mcts(position: Position, rng: random.Random, **options: Any) -> tuple[Move, int]:
@@ -251,8 +264,7 @@ def mcts(position: Position, rng: random.Random, **options: Any) -> tuple[Move, 
     if len(moves) == 1:
         return moves[0], 0
     root, iterations = search_tree(position, rng, **options)
-    best = max(root.children, key=lambda child: child.visits)
-    return best.move, iterations
+    return most_visited(root).move, iterations
 
 
 def search_tree(
@@ -272,63 +284,17 @@ def search_tree(
     """The search tree of ``position`` after ``playouts`` iterations or at
     ``deadline``, and the number of iterations run (``mcts`` plays its most visited
     move; ``analysis`` reads its line and values)."""
-    root = Node(position, None, 0.0)
-    root.untried = root.expand_order(use_bias)
-    bias_weight = BIAS if use_bias else 0.0
-    log, sqrt = math.log, math.sqrt
-    iterations = 0
-    while True:
-        if playouts is not None and iterations >= playouts:
-            break
-        # At least one iteration, so that a late start still gives a searched move.
-        if deadline is not None and iterations & 15 == 1 and clock() >= deadline:
-            break
-        iterations += 1
-        node = root
-        path = [root]
-        # Selection and expansion: down the tree by the bound until a node may take a
-        # new child (the best-valued move not yet in the tree), or the game ends.
-        while True:
-            if node.untried is None:
-                # A node's moves are valued on its second visit: most leaves get one.
-                node.untried = node.expand_order(use_bias)
-            children = node.children
-            if node.untried and (
-                widening is None or len(children) < 1 + widening * sqrt(node.visits)
-            ):
-                bias, move = node.untried.pop()
-                child = Node(node.position.play(move), move, bias)
-                children.append(child)
-                path.append(child)
-                node = child
-                break
-            if not children:
-                break
-            scale = exploration * sqrt(log(node.visits))
-            best_score = -1.0
-            for child in children:
-                visits = child.visits
-                score = (
-                    child.wins / visits
-                    + scale / sqrt(visits)
-                    + bias_weight * child.bias / (visits + 1)
-                )
-                if score > best_score:
-                    node, best_score = child, score
-            path.append(node)
-        margin = playout(node.position, rng, policy, uniform=uniform)
-        dark_result = (0.5 if margin == 0 else 1.0 if margin > 0 else 0.0) * (
-            1 - margin_weight
-        ) + margin_weight * (
-            0.5 + max(-MARGIN_SCALE, min(MARGIN_SCALE, margin)) / (2 * MARGIN_SCALE)
-        )
-        # Backpropagation: each node's wins are for the side that moved into it.
-        for visited in path:
-            visited.visits += 1
-            if visited.move is not None:
-                mover = visited.position.turn.opponent
-                visited.wins += dark_result if mover is Color.DARK else 1.0 - dark_result
-    return root, iterations
+    return grow(
+        position,
+        rng,
+        knowledge(use_bias=use_bias, policy=policy, uniform=uniform, margin_weight=margin_weight),
+        playouts=playouts,
+        deadline=deadline,
+        exploration=exploration,
+        bias=BIAS if use_bias else 0.0,
+        widening=widening,
+        clock=clock,
+    )
 
 
 class _OutOfTime(Exception):
@@ -419,4 +385,14 @@ def remaining_moves(position: Position) -> int:
     return stones.bit_count() + bool(thunder) + bool(woden) + bin(position._hand).count("1")
 
 
-__all__ = ["PASS", "mcts", "move_values", "outcome", "remaining_moves", "search_tree", "solve"]
+__all__ = [
+    "PASS",
+    "Node",
+    "knowledge",
+    "mcts",
+    "move_values",
+    "outcome",
+    "remaining_moves",
+    "search_tree",
+    "solve",
+]

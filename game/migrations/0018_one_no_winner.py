@@ -26,7 +26,7 @@ def each_kinds_word(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0016_audience_counts_clients'),
+        ('game', '0017_models_to_kit'),
     ]
 
     operations = [

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db import connections, router
 from django.http import HttpRequest, HttpResponse
 
-from game.models import RateCount
+from kit.models import RateCount
 
 
 @dataclass(frozen=True, slots=True)

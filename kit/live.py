@@ -7,8 +7,8 @@ shares, so a move made by another process, another host or the computer's worker
 reaches every stream:
 
 - on PostgreSQL, by ``LISTEN``: every change of a game sends ``NOTIFY`` in the
-  transaction that makes it (``announce``, listening to ``hooks.game_changed``),
-  delivered when it commits;
+  transaction that makes it (``tell``, called by ``game.news.announce`` as it hears
+  ``game.hooks.game_changed``), delivered when it commits;
 - on SQLite (one host), by reading every ``LIVE_WATCH_SECONDS`` the games changed
   since its last look (an index on ``Game.updated`` makes that cost follow the
   moves, not the games watched), and at once after a change this process made.
@@ -16,6 +16,9 @@ reaches every stream:
 Either way one thread per process does the listening, however many streams it
 serves, and a stream filters what it hears by revision, so news heard twice or out
 of order is never sent twice.
+
+The kit reads its channels itself; the games' news it reads through the source the
+game app adds as it starts (``add_source``: ``game.news``), so it knows no game.
 """
 
 from __future__ import annotations
@@ -30,17 +33,15 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connections, router, transaction
-from django.db.models import F, QuerySet
-from django.dispatch import receiver
+from django.db.models import F
 from django.utils import timezone
 
-from game import hooks
-from game.models import Channel, Game
-from maerstanas_site import capacity
+from kit.models import Channel
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,17 @@ NEWS_CHANNEL = "maerstanas_news"
 RETRY_MILLISECONDS = 1000
 # SQLite's limit on a statement's parameters is far above this; chunks keep each
 # statement small whatever it is.
-_CHUNK = 500
+CHUNK = 500
+
+
+class Changing(Protocol):
+    """What has news: a game, which counts its changes, its moves, and knows if it is over."""
+
+    revision: int
+    ply: int
+
+    @property
+    def is_over(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +74,7 @@ class News:
     over: bool
 
     @classmethod
-    def of(cls, game: Game) -> News:
+    def of(cls, game: Changing) -> News:
         """The news of a game as it is now."""
         return cls(game.revision, game.ply, game.is_over)
 
@@ -109,15 +120,31 @@ def _close_connections() -> None:
 CHANNEL = "~"
 
 
+class Source(Protocol):
+    """What keeps the topics that are not channels (the games): their news, read from
+    the database. The app that keeps them adds itself with ``add_source``."""
+
+    def changed(self, since: datetime) -> dict[str, News]:
+        """The news of every topic changed since ``since``."""
+
+    def read(self, topics: list[str]) -> dict[str, News]:
+        """The news of each of these topics that exists."""
+
+
+_sources: list[Source] = []
+
+
+def add_source(source: Source) -> None:
+    """Let the streams hear of ``source``'s topics (once, however often it is added)."""
+    if source not in _sources:
+        _sources.append(source)
+
+
 def read_changed(since: datetime) -> dict[str, News]:
     """The news of every game and channel changed since ``since``."""
-    rows = Game.objects.filter(updated__gte=since).values_list(
-        "public_id", "revision", "ply", "status"
-    )
-    news = {
-        game_id: News(revision, ply, status not in Game.GOING_ON)
-        for game_id, revision, ply, status in rows
-    }
+    news: dict[str, News] = {}
+    for source in _sources:
+        news |= source.changed(since)
     channels = Channel.objects.filter(updated__gte=since).values_list("name", "revision")
     return news | {CHANNEL + name: News(revision, 0, False) for name, revision in channels}
 
@@ -127,11 +154,12 @@ def read_news(topics: Iterable[str]) -> dict[str, News]:
     ids, names = [], []
     for topic in topics:
         (names if topic.startswith(CHANNEL) else ids).append(topic.removeprefix(CHANNEL))
-    found = {}
-    for start in range(0, len(ids), _CHUNK):
-        found |= _news_of(Game.objects.filter(public_id__in=ids[start : start + _CHUNK]))
-    for start in range(0, len(names), _CHUNK):
-        rows = Channel.objects.filter(name__in=names[start : start + _CHUNK])
+    found: dict[str, News] = {}
+    for start in range(0, len(ids), CHUNK):
+        for source in _sources:
+            found |= source.read(ids[start : start + CHUNK])
+    for start in range(0, len(names), CHUNK):
+        rows = Channel.objects.filter(name__in=names[start : start + CHUNK])
         for name, revision in rows.values_list("name", "revision"):
             found[CHANNEL + name] = News(revision, 0, False)
     return found
@@ -146,15 +174,8 @@ def bump(name: str) -> int:
     # what changed by this time.
     Channel.objects.filter(name=name).update(revision=F("revision") + 1, updated=timezone.now())
     revision = Channel.objects.filter(name=name).values_list("revision", flat=True).get()
-    _tell(CHANNEL + name, News(revision, 0, False), router.db_for_write(Channel))
+    tell(CHANNEL + name, News(revision, 0, False), router.db_for_write(Channel))
     return revision
-
-
-def _news_of(games: QuerySet[Game]) -> dict[str, News]:
-    rows = games.values_list("public_id", "revision", "ply", "status")
-    return {
-        game_id: News(rev, ply, status not in Game.GOING_ON) for game_id, rev, ply, status in rows
-    }
 
 
 class Subscription:
@@ -395,15 +416,11 @@ _newsroom: Newsroom | None = None
 _newsroom_lock = threading.Lock()
 
 
-@receiver(hooks.game_changed, dispatch_uid="game.live.announce")
-def announce(sender: type[Game], game: Game, using: str, **kwargs: object) -> None:
-    """Tell the streams of every process of a change, as its transaction commits: on
-    PostgreSQL by ``NOTIFY`` (sent now, delivered at the commit); on SQLite this
-    process's newsroom looks at once after the commit, the others at their next look."""
-    _tell(game.public_id, News.of(game), using)
-
-
-def _tell(topic: str, news: News, using: str) -> None:
+def tell(topic: str, news: News, using: str) -> None:
+    """Tell the streams of every process of ``topic``'s news, as the transaction on
+    ``using`` commits: on PostgreSQL by ``NOTIFY`` (sent now, delivered at the commit);
+    on SQLite this process's newsroom looks at once after the commit, the others at
+    their next look."""
     connection = connections[using]
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -460,120 +477,3 @@ async def stream(
         room.unsubscribe(subscription)
         if on_close is not None:
             on_close()
-
-
-class Refusal(str):
-    """Why a stream may not open, and the status that says so: 429 for a client past
-    its own limits, 503 for a process whose streams hold all they may."""
-
-    status: int
-
-    def __new__(cls, text: str, status: int = 429) -> Refusal:
-        refusal = super().__new__(cls, text)
-        refusal.status = status
-        return refusal
-
-
-class Gate:
-    """Who may open a stream in this process: a client holds at most ``per_client``
-    open, and opens at most ``opens`` in ``window`` seconds; all clients together hold
-    at most ``budget`` (``maerstanas_site.capacity``: the connections the process
-    keeps for its other requests are never a stream's), or any number for None.
-
-    One address opened 3,000 idle streams in five seconds, and with them every file
-    the processes could open: the site stopped accepting anyone. Then 34 addresses,
-    each within its limit, held every connection, and every other request got 503.
-    Counted here in the process's memory, at no cost to the database a stream would
-    otherwise add: what is bounded is this process's connections.
-    """
-
-    def __init__(
-        self, per_client: int, opens: int, window: float = 60.0, budget: int | None = None
-    ) -> None:
-        self.per_client = per_client
-        self.opens = opens
-        self.window = window
-        self.budget = budget
-        self._lock = threading.Lock()
-        self._open: dict[str, int] = {}
-        self._total = 0
-        self._opened: dict[str, tuple[int, int]] = {}  # client: (window number, opens)
-
-    def admit(self, client: str, now: float | None = None) -> str:
-        """Let ``client`` open a stream and return "", or say why it may not (a
-        ``Refusal``, whose ``status`` is the answer's)."""
-        now = time.monotonic() if now is None else now
-        window = int(now // self.window)
-        with self._lock:
-            if self._open.get(client, 0) >= self.per_client:
-                return Refusal(
-                    f"too many live pages open: at most {self.per_client} from one address"
-                )
-            if self.budget is not None and self._total >= self.budget:
-                return Refusal(
-                    "the server has as many live pages open as it can hold; the page asks "
-                    "for news by itself meanwhile",
-                    status=503,
-                )
-            started, opens = self._opened.get(client, (window, 0))
-            opens = opens + 1 if started == window else 1
-            if opens > self.opens:
-                return Refusal(
-                    f"too many live pages opened: at most {self.opens} a minute from one "
-                    "address; the page asks for news by itself meanwhile"
-                )
-            self._opened[client] = (window, opens)
-            if len(self._opened) > 4 * self.opens * self.per_client:  # forget old windows
-                self._opened = {c: o for c, o in self._opened.items() if o[0] == window}
-            self._open[client] = self._open.get(client, 0) + 1
-            self._total += 1
-            return ""
-
-    def ticket(self, client: str) -> Callable[[], None]:
-        """What gives ``client``'s admitted stream back, once, however often it is called."""
-        given_back = threading.Event()
-
-        def give_back() -> None:
-            if not given_back.is_set():
-                given_back.set()
-                self.leave(client)
-
-        return give_back
-
-    def leave(self, client: str) -> None:
-        """A stream of ``client`` closed."""
-        with self._lock:
-            held = self._open.get(client, 0)
-            if held > 1:
-                self._open[client] = held - 1
-            else:
-                self._open.pop(client, None)
-            if held:
-                self._total -= 1
-
-    def total(self) -> int:
-        """How many streams are open here, all clients together."""
-        with self._lock:
-            return self._total
-
-    def held(self, client: str) -> int:
-        """How many streams ``client`` holds open here."""
-        with self._lock:
-            return self._open.get(client, 0)
-
-
-_gate: Gate | None = None
-
-
-def gate() -> Gate:
-    """This process's gate for streams."""
-    global _gate
-    with _newsroom_lock:
-        if _gate is None:
-            served = capacity.connections
-            _gate = Gate(
-                settings.LIVE_STREAMS_PER_CLIENT,
-                settings.LIVE_STREAM_OPENS_PER_MINUTE,
-                budget=None if served is None else capacity.stream_budget(served),
-            )
-        return _gate

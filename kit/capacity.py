@@ -10,7 +10,7 @@ page asks for news every second meanwhile), and the requests go on being served.
 
 No Django here: the gunicorn worker (``maerstanas_site.workers``) sets how many
 connections it serves before the site is loaded, and the streams' gate
-(``game.live.gate``) reads it.
+(``kit.streams.gate``) reads it.
 """
 
 from __future__ import annotations

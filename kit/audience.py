@@ -28,7 +28,7 @@ from django.db.models import Count, QuerySet
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from game import models
+from kit import models
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +48,7 @@ def process_name() -> str:
 def client_key(client: str) -> str:
     """What the database keeps of a watching client: its address, hashed with the
     site's secret (the audience needs to tell clients apart, not to know them)."""
+    # The salt is the one the counts were first kept under.
     return salted_hmac("game.audience", client).hexdigest()[:16]
 
 
