@@ -11,6 +11,7 @@ from game.graph import estimate_graph
 from game.links import GameUrls, game_urls
 from game.models import Analysis, Game
 from game.review import Review, review
+from game.sides import DARK_AND_LIGHT, Sides
 
 __all__ = [
     "AnalysisPanel",
@@ -37,6 +38,7 @@ class AnalysisPanel:
     analysed: int = 0  # moments analysed, of ``moments``
     moments: int = 0
     in_play: bool = False  # the game goes on: only the moment shown is offered
+    sides: Sides = DARK_AND_LIGHT  # the game's names for its sides
 
     @property
     def percent(self) -> int | None:
@@ -94,7 +96,9 @@ def analysis_offer(game: Game, ply: int) -> AnalysisPanel | None:
     analysed, where analysis is allowed (the page redraws it after every move)."""
     if not analysis_allowed(game):
         return None
-    return AnalysisPanel(game_urls(game.public_id), ply, None, "", False, False, in_play=True)
+    return AnalysisPanel(
+        game_urls(game.public_id), ply, None, "", False, False, in_play=True, sides=game.sides
+    )
 
 
 def analysis_panel(game: Game, ply: int, error: str = "") -> AnalysisPanel | None:
@@ -116,6 +120,7 @@ def analysis_panel(game: Game, ply: int, error: str = "") -> AnalysisPanel | Non
             marks=judged.judgements,
             link=lambda moment: f"{page}?ply={moment}",
             current=ply,
+            sides=game.sides,
         )
     return AnalysisPanel(
         urls=game_urls(game.public_id),
@@ -128,4 +133,5 @@ def analysis_panel(game: Game, ply: int, error: str = "") -> AnalysisPanel | Non
         review=judged if any(side.judged for side in judged.sides) else None,
         analysed=analysed,
         moments=len(keys),
+        sides=game.sides,
     )

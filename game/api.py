@@ -126,7 +126,7 @@ def state(game: Game) -> dict[str, Any]:
         "turn": game.turn or None,
         "score": {"dark": game.dark_score, "light": game.light_score},
         "over": game.is_over,
-        "result": game.result or None,
+        "result": game.result_word or None,
         "end": game.end,
         "resigned": game.loser or None,
         "speed": game.speed,
@@ -134,6 +134,9 @@ def state(game: Game) -> dict[str, Any]:
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "position": game.position_text,
         "legal": legal,
+        # What the game calls each seat's side (the dark seat moves first): added to
+        # the fields above, which keep their seat colours for every game.
+        "sides": game.game_kind.sides.as_mapping(),
     }
     changes = {color: person["change"] for color, person in people.items() if "change" in person}
     if changes:

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from game.boards.base import Board
 from game.grid import COLORS
+from game.sides import DARK_AND_LIGHT, Sides
 
 __all__ = ["EditCell", "Editor", "HandToggle", "PaintChoice", "Pieces"]
 
@@ -87,7 +88,8 @@ class Pieces:
     "<colour> <kind>" would not ("dark thunder-stone"). ``paints`` are the palette's
     choices (``"light-woden": "w"``), and ``cycle`` the letters a click steps through
     when none is chosen, round and round. ``board`` is the board's shape, its cells
-    in the order the position text lists them.
+    in the order the position text lists them. ``sides`` name the colours in words
+    (the kind's, ``GameKind.sides``).
     """
 
     board: Board
@@ -97,6 +99,7 @@ class Pieces:
     paints: Mapping[str, str]
     cycle: str
     names: Mapping[str, str]
+    sides: Sides = DARK_AND_LIGHT
 
     def color(self, char: str) -> str:
         """``"dark"``, ``"light"`` or ``""`` for an empty square."""
@@ -106,7 +109,8 @@ class Pieces:
         """The letter ``char`` as a thing to place: "dark stone", "empty"."""
         if char == ".":
             return "empty"
-        return self.names.get(char) or f"{self.color(char)} {self.kinds[char.upper()]}"
+        side = self.sides.word(self.color(char))
+        return self.names.get(char) or f"{side} {self.kinds[char.upper()]}"
 
     def following(self, char: str) -> str:
         """The letter a click puts where ``char`` is, with no paint chosen."""
@@ -147,7 +151,7 @@ class Pieces:
                 following = self.following(char)
                 url = changed(squares[:index] + following + squares[index + 1 :])
                 action = "change it"
-            state = f"{color} {kind}" if color else "empty"
+            state = f"{self.sides.word(color)} {kind}" if color else "empty"
             image = self.image(color, kind) if color else ""
             cells.append(
                 EditCell(str(square), color, kind, image, url, f"{square}, {state}: {action}")

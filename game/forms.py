@@ -65,6 +65,13 @@ def choice_field(
     )
 
 
+def name_sides(field: forms.ChoiceField, kind: GameKind) -> None:
+    """Label a colour field's seats as ``kind`` names its sides: "Blue (moves first)",
+    "Red"; the values stay the seats' (``dark``, ``light``)."""
+    labels = {"dark": f"{kind.sides.first} (moves first)", "light": kind.sides.second}
+    field.choices = [(value, labels.get(value, label)) for value, label in field.choices]
+
+
 def in_words(names: list[str]) -> str:
     """Names as a sentence lists them: "Cild, Ceorl or Wita"."""
     return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
@@ -126,6 +133,7 @@ class SeatsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.kind = kind
         self.fields["level"] = LevelField(kind)
+        name_sides(self.fields["color"], kind)
 
     def clean(self) -> dict[str, object]:
         data = super().clean()

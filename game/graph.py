@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 
 from game.review import Judgement
+from game.sides import DARK_AND_LIGHT, Sides
 
 # Room for the axes' labels: the percentages at the left, the moves below.
 LEFT = 40
@@ -38,9 +39,11 @@ def estimate_graph(
     current: int | None = None,
     width: int = 600,
     height: int = 180,
+    sides: Sides = DARK_AND_LIGHT,
 ) -> str:
     """The graph as SVG markup; ``marks`` the judged moves, ``link(ply)`` the address
-    of a moment, ``current`` the moment shown."""
+    of a moment, ``current`` the moment shown, ``sides`` the game's names for its sides
+    (the chances are the first side's)."""
     plies = max(1, len(estimates) - 1)
     inner_width, inner_height = width - LEFT - RIGHT, height - TOP - BOTTOM
 
@@ -63,8 +66,8 @@ def estimate_graph(
         '<svg xmlns="http://www.w3.org/2000/svg" class="estimate" '
         f'viewBox="0 0 {width} {height}" width="100%" role="group" '
         'aria-labelledby="estimate-title estimate-desc">',
-        f'<title id="estimate-title">Dark\'s chances over {plies} moves</title>',
-        f'<desc id="estimate-desc">{escape(_summary(estimates, marks))}</desc>',
+        f'<title id="estimate-title">{escape(sides.first)}\'s chances over {plies} moves</title>',
+        f'<desc id="estimate-desc">{escape(_summary(estimates, marks, sides))}</desc>',
         f'<rect class="estimate__light" x="{LEFT}" y="{TOP}" '
         f'width="{inner_width}" height="{inner_height}"/>',
     ]
@@ -96,7 +99,8 @@ def estimate_graph(
         after = estimates[mark.ply]
         if after is None:
             continue
-        title = f"Move {mark.ply}, {mark.color}: {mark.text} ({mark.kind}); see the board before it"
+        who = sides.word(mark.color)
+        title = f"Move {mark.ply}, {who}: {mark.text} ({mark.kind}); see the board before it"
         parts.append(
             f'<a href="{escape(link(mark.before))}" class="estimate__mark estimate__mark--'
             f'{mark.kind}" data-graph-mistake="{mark.ply}">'
@@ -107,7 +111,7 @@ def estimate_graph(
     return "".join(parts)
 
 
-def _summary(estimates: Sequence[float | None], marks: Sequence[Judgement]) -> str:
+def _summary(estimates: Sequence[float | None], marks: Sequence[Judgement], sides: Sides) -> str:
     """What the graph shows, in words."""
     known = [estimate for estimate in estimates if estimate is not None]
     if not known:
@@ -117,7 +121,8 @@ def _summary(estimates: Sequence[float | None], marks: Sequence[Judgement]) -> s
         if marks
         else "no move marked"
     )
+    last = round(100 * known[-1])
     return (
-        f"Dark's chances at the last moment analysed: {round(100 * known[-1])}%; {marked}; "
+        f"{sides.first}'s chances at the last moment analysed: {last}%; {marked}; "
         f"{len(known)} of {len(estimates)} moments analysed."
     )

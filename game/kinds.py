@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from game.boards.base import Board
 from game.grid import Color, MoveError, Outcome, Played
 from game.options import Options
+from game.sides import DARK_AND_LIGHT, Sides
 
 __all__ = ["Arena", "Drawing", "GameKind", "GamePosition", "Players"]
 
@@ -120,11 +121,13 @@ class Drawing:
     (``mover`` the side the viewer may move for, ``choice`` what they chose before
     moving, read from the query field ``choice_field``, ``hint`` a move to mark,
     ``better`` the review's better move than the one played from the position);
-    ``describe(position, outcome, seated, waiting, going_on=True)`` the status bar
-    (``going_on`` false for a moment of a game that has ended: nobody's turn);
-    ``move_list(position, current)`` the moves; ``announcement(position, status)``
-    what a screen reader says; ``picture(position, caption)`` a PNG;
-    ``editor(text, rules, page)`` the position page's editor, or None. The board's
+    ``describe(position, outcome, seated, waiting, going_on=True, sides=...)`` the
+    status bar (``going_on`` false for a moment of a game that has ended: nobody's turn);
+    ``move_list(position, current, marks, sides=...)`` the moves;
+    ``announcement(position, status)`` what a screen reader says;
+    ``picture(position, caption=..., sides=...)`` a PNG (``GameKind.picture``);
+    ``editor(text, rules, page)`` the position page's editor, or None. Those given
+    ``sides`` (the kind's, ``GameKind.sides``) name the sides as it does. The board's
     ``squares`` are what the watch list's small board reads too: each cell's ``color``
     ("" when empty) and, where the game has more than one kind of piece, its ``kind``
     (``"thunder"``; a cell without one holds the kind's ``noun``).
@@ -137,7 +140,7 @@ class Drawing:
     picture: Callable[..., bytes]
     editor: Callable[..., Any]
     board_template: str  # the partial that draws ``draw_board``'s value
-    why: Callable[[Outcome], str]  # why a game ended, in words
+    why: Callable[..., str]  # (outcome, sides) -> why a game ended, in words
     legend_template: str  # the partial under the board: what its marks mean
     # The query field of the viewer's choice before a move (Mǽrstánas's stone to place,
     # ``?stone=thunder``; a tafl game's piece picked, ``?from=B6``), and its default.
@@ -200,6 +203,9 @@ class GameKind:
     # Its arena's last full run (``make arena``), from the project's root, whose Elo
     # ratings its About page shows: "game/<name>/arena.json"; "" for none.
     arena: str = ""
+    # What its rule book calls its sides (the ``dark`` seat moves first, whatever its
+    # name) and a game nobody won (``game.sides``).
+    sides: Sides = DARK_AND_LIGHT
 
     @property
     def examples(self) -> str:
@@ -224,6 +230,11 @@ class GameKind:
         if self.score_line is not None:
             return self.score_line(position)
         return str(position.score())
+
+    def picture(self, position: GamePosition, caption: str = "") -> bytes:
+        """The PNG picture of ``position`` with ``caption``, its sides named as the
+        kind names them."""
+        return self.drawing.picture(position, caption=caption, sides=self.sides)
 
     def is_start(self, position: GamePosition) -> bool:
         """True when ``position`` is the empty board of its rules."""

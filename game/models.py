@@ -23,6 +23,8 @@ from game.managers import GameManager, SeatManager
 from game.options import Options
 from game.position_cache import PositionCache
 from game.registry import KINDS, find_kind, stored_rules
+from game.results import SidesAndResult
+from game.sides import NO_WINNER
 from game.tokens import account_token, hash_token, new_public_id
 
 
@@ -34,7 +36,7 @@ def status_choices() -> list[tuple[str, str]]:
     return [*Game.Status.choices, *ends.items()]
 
 
-class Game(PositionCache, models.Model):
+class Game(PositionCache, SidesAndResult, models.Model):
     """One game: its kind and options, its status, and a cache of its current position."""
 
     class Mode(models.TextChoices):
@@ -75,11 +77,14 @@ class Game(PositionCache, models.Model):
         CORRESPONDENCE = "correspondence", "Correspondence"
 
     class Result(models.TextChoices):
+        """Who won, stored alike for every kind: a seat, or nobody. Each kind names a
+        game nobody won in its own word (``GameKind.sides.no_winner``: Mǽrstánas's tie,
+        Cyngesheall's draw), which its pages, records and API answers say
+        (``Game.result_word``), so a new game's word needs no migration."""
+
         DARK = "dark", "Dark wins"
         LIGHT = "light", "Light wins"
-        TIE = "tie", "Tie"
-        # Cyngesheall's: repetition or 60 plies without a capture.
-        DRAW = "draw", "Draw"
+        NO_WINNER = NO_WINNER, "Nobody wins"
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=16, default="maerstanas", help_text="game.registry's name")
@@ -150,7 +155,7 @@ class Game(PositionCache, models.Model):
                 condition=Q(status__in=["waiting", "active", "aborted"], result="")
                 | (
                     ~Q(status__in=["waiting", "active", "aborted"])
-                    & Q(result__in=["dark", "light", "tie", "draw"])
+                    & Q(result__in=["dark", "light", "even"])
                 ),
                 name="result_when_ended",
             ),

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from game.fragments import Fragments, drawn_by
 from game.grid import Color, Outcome
 from game.review import Judgement
+from game.sides import DARK_AND_LIGHT, Sides
 
 __all__ = ["MoveItem", "Status", "describe", "ended_outside_rules", "move_list"]
 
@@ -33,14 +34,18 @@ class MoveItem(NamedTuple):
     is_pass: bool
     current: bool  # the moment shown while looking back
     judged: Judgement | None = None  # the review's mark, once the game is analysed
+    who: str = "Dark"  # the side that played it, as the kind calls it
 
 
 def move_list(
-    position: Any, current: int | None = None, marks: Mapping[int, Judgement] | None = None
+    position: Any,
+    current: int | None = None,
+    marks: Mapping[int, Judgement] | None = None,
+    sides: Sides = DARK_AND_LIGHT,
 ) -> Fragments:
     """The moves that led to ``position``, numbered from the ply its history starts at;
-    ``current`` marks the moment looked back at, if any, and ``marks`` the moves the
-    review judged (``game.review``), by ply.
+    ``current`` marks the moment looked back at, if any, ``marks`` the moves the
+    review judged (``game.review``), by ply, and ``sides`` name who played each.
 
     The newest is marked by the list's style while the game goes on, not here: each
     item then looks the same in every game that has it, and is drawn once.
@@ -55,27 +60,25 @@ def move_list(
             is_pass=played.move.is_pass,
             current=ply == current,
             judged=marks.get(ply) if marks else None,
+            who=sides.name(played.color),
         )
         for ply, played in enumerate(history, start=first)
     )
 
 
-def ended_outside_rules(outcome: Outcome) -> str:
-    """Why a game ended when no rule ended it, in words ("Light resigned"); "" when a
-    rule did (each kind says those its own way)."""
+def ended_outside_rules(outcome: Outcome, sides: Sides = DARK_AND_LIGHT) -> str:
+    """Why a game ended when no rule ended it, in words, naming the sides as ``sides``
+    do ("Light resigned"); "" when a rule did (each kind says those its own way)."""
     if outcome.reason == "resigned":
-        return f"{Color(outcome.result).opponent.value.capitalize()} resigned"
+        return f"{sides.name(Color(outcome.result).opponent)} resigned"
     if outcome.reason == "timeout":
-        return f"{Color(outcome.result).opponent.value.capitalize()} ran out of time"
+        return f"{sides.name(Color(outcome.result).opponent)} ran out of time"
     if outcome.reason == "aborted":
         return "Aborted before both sides moved"
     return ""
 
 
 # The status bar -------------------------------------------------------------------------------
-
-# What the headline says of each result that is no side's win.
-SHARED_RESULTS = {"tie": ("a tie", "Tie"), "draw": ("a draw", "Draw")}
 
 
 @drawn_by("game/_status.html", "status")
@@ -92,6 +95,7 @@ class Status:
     why: str = ""  # why the game ended, in the kind's words ("Light resigned")
     dark_hand: str = ""  # a line under each side's name: what it holds, or has left
     light_hand: str = ""
+    sides: Sides = DARK_AND_LIGHT  # what the kind calls its sides and a game nobody won
 
     @property
     def finished(self) -> bool:
@@ -113,9 +117,17 @@ class Status:
         result = self.outcome.result
         if not result:
             return "Nobody wins"
-        return (
-            SHARED_RESULTS[result][1] if result in SHARED_RESULTS else f"{result.capitalize()} wins"
-        )
+        return self.sides.result_text(result)
+
+    @property
+    def turn_name(self) -> str:
+        """The side to move as the kind calls it ("Dark", "Blue"); "" once over."""
+        return self.sides.name(self.turn) if self.turn else ""
+
+    @property
+    def begins(self) -> str:
+        """The side that makes the first move of a game with none yet ("dark")."""
+        return self.sides.word(self.turn or Color.DARK)
 
 
 def describe(
@@ -123,12 +135,14 @@ def describe(
     outcome: Outcome | None,
     seated: frozenset[str],
     waiting: bool,
-    why: Callable[[Outcome], str],
+    why: Callable[..., str],
     going_on: bool = True,
+    sides: Sides = DARK_AND_LIGHT,
     **hands: str,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours; ``why``
-    is the kind's words for an end, ``hands`` the lines under the sides' names.
+    is the kind's words for an end (given ``sides``), ``sides`` what it calls its sides,
+    ``hands`` the lines under the sides' names.
 
     ``outcome`` says how the game ended, if it has: a game can end (by resignation)
     in a position where moves are still legal. A game ``waiting`` for its second
@@ -136,17 +150,15 @@ def describe(
     at once it ended) is nobody's turn: it says whose move it was, never "Your turn".
     """
     turn = "" if outcome else position.turn.value
-    said = why(outcome) if outcome is not None else ""
+    said = why(outcome, sides) if outcome is not None else ""
     if outcome is not None:
-        shared = SHARED_RESULTS.get(outcome.result)
-        winner = shared[0] if shared else f"{outcome.result} wins"
-        headline = f"{said}: {winner}" if outcome.result else said
+        headline = f"{said}: {sides.verdict(outcome.result)}" if outcome.result else said
     elif waiting:
         headline = "Waiting for your friend to join" if seated else "Waiting for a second player"
     elif going_on and turn in seated and len(seated) == 1:
         headline = "Your turn"
     else:
-        headline = f"{turn.capitalize()} to move"
+        headline = f"{sides.name(turn)} to move"
     return Status(
         score=position.score(),
         turn=turn,
@@ -154,5 +166,6 @@ def describe(
         headline=headline,
         your_color=next(iter(seated)) if len(seated) == 1 else "",
         why=said,
+        sides=sides,
         **hands,
     )

@@ -18,6 +18,7 @@ SCORES = {
     "light": (0.0, 1.0),
     "tie": (0.5, 0.5),
     "draw": (0.5, 0.5),
+    "even": (0.5, 0.5),  # a game nobody won, as every kind's is stored (``Game.Result``)
 }
 
 
@@ -28,14 +29,15 @@ def expected(player: float, opponent: float) -> float:
 
 def elo(dark: float, light: float, result: str) -> tuple[float, float]:
     """The two sides' ratings after a game that ended in ``result``: "dark" or "light"
-    (the winner) or "tie".
+    (the winner) or "tie" (a game's other words for nobody winning, "draw" and
+    the stored "even", too).
 
     Raises ValueError for any other result.
     """
     try:
         dark_score, light_score = SCORES[result]
     except KeyError:
-        raise ValueError(f"{result!r} is not a result: dark, light, tie or draw") from None
+        raise ValueError(f"{result!r} is not a result: dark, light, tie, draw or even") from None
     return (
         dark + K * (dark_score - expected(dark, light)),
         light + K * (light_score - expected(light, dark)),

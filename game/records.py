@@ -39,6 +39,7 @@ from game.grid import Color, InvalidPositionError, MoveError
 from game.kinds import GameKind, GamePosition
 from game.options import OptionError, Options
 from game.registry import DEFAULT, find_kind, kind_of
+from game.sides import Sides
 
 __all__ = [
     "MAX_BYTES",
@@ -135,7 +136,7 @@ def make_record(
         try:
             position = position.play(move)
         except MoveError as error:
-            raise RecordError(f"{_which(ply, first.turn)}: {error}") from None
+            raise RecordError(f"{_which(ply, first.turn, kind.sides)}: {error}") from None
     result, end = _ending(kind, position, result, end)
     made = (*rules.tag_names(), *GAME_TAGS)
     kept = tuple((name, value) for name, value in tags if name not in made)
@@ -308,16 +309,17 @@ def _read_moves(kind: GameKind, body: str, start: GamePosition) -> list[str]:
             if len(moves) > MAX_PLIES:
                 raise RecordError(f"a record has at most {MAX_PLIES} moves; this one has more")
     except MoveError as error:
-        raise RecordError(f"{_which(len(moves) + 1, start.turn)}: {error}") from None
+        which = _which(len(moves) + 1, start.turn, kind.sides)
+        raise RecordError(f"{which}: {error}") from None
     return moves
 
 
-def _which(ply: int, first: Color) -> str:
+def _which(ply: int, first: Color, sides: Sides) -> str:
     """How a message names move ``ply`` of a record whose first move is ``first``'s:
     "move 7 (dark's)", numbered as the record and the game's page number moves (sides
-    alternate, passes included)."""
+    alternate, passes included), its side named as the kind names it (``sides``)."""
     color = first if ply % 2 else first.opponent
-    return f"move {ply} ({color.value}'s)"
+    return f"move {ply} ({sides.word(color)}'s)"
 
 
 def _escape(value: str) -> str:

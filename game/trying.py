@@ -124,7 +124,7 @@ def try_page(game: Game, ply: int, line: list[str], move: str, stone: str) -> Tr
             target="#try",
             here=f"{url}&",
         ),
-        status=kind.drawing.describe(position, outcome, frozenset()),
+        status=kind.drawing.describe(position, outcome, frozenset(), sides=kind.sides),
         position_text=position.to_text(),
         url=url,
         start_url=line_url(game, ply, []),

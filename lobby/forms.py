@@ -8,7 +8,7 @@ from decimal import Decimal
 from django import forms
 
 from game import clocks
-from game.forms import choice_field, option_field
+from game.forms import choice_field, name_sides, option_field
 from game.kinds import GameKind
 from game.models import Game
 from game.options import Options
@@ -62,6 +62,7 @@ class ChallengeForm(forms.Form):
     def __init__(self, *args: object, kind: GameKind = DEFAULT, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
+        name_sides(self.fields["color"], kind)
         for option in kind.rules.OPTIONS:
             self.fields[option.name] = option_field(option)
         self.order_fields([option.name for option in kind.rules.OPTIONS])

@@ -157,14 +157,15 @@ class Challenge(models.Model):
         """The side the one who accepts plays, in words."""
         if self.color == self.Color.RANDOM:
             return "random colours"
-        return f"you play {'light' if self.color == self.Color.DARK else 'dark'}"
+        other = self.Color.LIGHT if self.color == self.Color.DARK else self.Color.DARK
+        return f"you play {find_kind(self.kind).sides.word(other)}"
 
     @property
     def creator_color_text(self) -> str:
         """The side its creator plays, in words, as their own row says it."""
         if self.color == self.Color.RANDOM:
             return "random colours"
-        return f"you play {self.color}"
+        return f"you play {find_kind(self.kind).sides.word(self.color)}"
 
     @property
     def creator_display(self) -> str:

@@ -98,7 +98,8 @@ def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
             if cell.color:
                 stones[cell.color] += 1
     dark, light = (
-        f"{n} {side} {kind.noun if n == 1 else kind.nouns}" for side, n in stones.items()
+        f"{n} {kind.sides.word(side)} {kind.noun if n == 1 else kind.nouns}"
+        for side, n in stones.items()
     )
     label = f"The board: {dark}, {light}"
     return MiniBoard(tuple(squares), label, kind.name)

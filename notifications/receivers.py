@@ -18,6 +18,7 @@ from django.dispatch import receiver
 from game import clocks, hooks
 from game.grid import Color, Outcome
 from game.models import Game
+from game.sides import Sides
 from lobby import signals as lobby
 from notifications.models import Notification
 from notifications.tasks import notify, remind, remind_at
@@ -100,20 +101,21 @@ def _told(user_id: int, game: Game, kind: str, since: datetime) -> bool:
 def _game_finished(sender: type[Game], game: Game, outcome: Outcome, **kwargs: object) -> None:
     if game.mode != Game.Mode.FRIEND:
         return
-    why = game.game_kind.drawing.why(outcome)
+    kind = game.game_kind
+    why = kind.drawing.why(outcome, kind.sides)
     for color, seat in game.seats_by_color().items():
         if seat.user_id is None:
             continue
         opponent = seat_name(game.seat(Color(color).opponent))
-        text = f"Your game against {opponent} ended: {why}. {_verdict(outcome, color)}"
+        text = f"Your game against {opponent} ended: {why}. {_verdict(outcome, color, kind.sides)}"
         notify(seat.user_id, Kind.ENDED, text.strip(), game_url(game), game)
 
 
-def _verdict(outcome: Outcome, color: str) -> str:
+def _verdict(outcome: Outcome, color: str, sides: Sides) -> str:
     if outcome.result == color:
         return "You won."
-    if outcome.result == "tie":
-        return "A tie."
+    if outcome.result == sides.no_winner:
+        return f"A {sides.no_winner}."
     return "You lost." if outcome.result else ""
 
 

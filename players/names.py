@@ -25,7 +25,8 @@ VALIDATORS = [
 # The site's own words, which a player's name must not pass for: its pages and
 # roles, the words its pages put where a player's name stands (a side, a result, a
 # deleted account's seat, a watcher, a program), and (in ``reserved``) every game and
-# every computer level, by id and by name (Þegn as thegn or tegn too).
+# every computer level, by id and by name (Þegn as thegn or tegn too), and every
+# game's sides and its word for a game nobody won.
 SITE_NAMES = {
     "about", "accounts", "admin", "administrator", "anonymous", "api", "bot", "computer",
     "dark", "deleted", "deleted player", "draw", "games", "guest", "help", "learn", "light",
@@ -78,6 +79,8 @@ def reserved() -> frozenset[str]:
     names = set(SITE_NAMES)
     for kind in KINDS.values():
         names |= {folded(kind.name), folded(kind.title)}
+        # Its sides and its word for a game nobody won stand where a name does.
+        names |= {folded(kind.sides.first), folded(kind.sides.second), kind.sides.no_winner}
         for level in kind.players.levels:
             names |= {folded(level.id), folded(level.name)}
     names |= {name.replace("th", "t") for name in names if "th" in name}

@@ -44,7 +44,9 @@ def rate(game: Game, outcome: Outcome) -> list[RatingChange]:
         .order_by("user_id")
     }
     dark, light = ratings[users["dark"]], ratings[users["light"]]
-    new = dict(zip(("dark", "light"), elo(dark.value, light.value, outcome.result), strict=True))
+    # Whatever the kind calls a game nobody won, it scores as one.
+    result = outcome.winner.value if outcome.winner else Game.Result.NO_WINNER
+    new = dict(zip(("dark", "light"), elo(dark.value, light.value, result), strict=True))
     changes = []
     for color, rating in (("dark", dark), ("light", light)):
         changes.append(
@@ -59,9 +61,9 @@ def rate(game: Game, outcome: Outcome) -> list[RatingChange]:
         )
         rating.value = new[color]
         rating.games += 1
-        if outcome.result in ("tie", "draw"):
+        if outcome.winner is None:
             rating.ties += 1
-        elif outcome.result == color:
+        elif outcome.winner == color:
             rating.wins += 1
         else:
             rating.losses += 1

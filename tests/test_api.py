@@ -7,10 +7,13 @@ import json
 
 import pytest
 from django.core.exceptions import SuspiciousOperation
+from django.db import transaction
 from django.test import Client, RequestFactory
 
 from game import api, bots, computer, play
+from game.cyngesheall import Rules as CyngesheallRules
 from game.engine import Position, Rules
+from game.grid import Outcome
 from game.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -320,9 +323,63 @@ def test_the_state_is_the_page_contracts_json(client):
         "deadline": None,
         "position": position.to_text(),
         "legal": [str(move) for move in position.legal_moves()],
+        "sides": {"dark": "Dark", "light": "Light"},
     }
     # On the flat board A2 would give A1 (two edges and B1) a fourth hinge.
     assert position.is_legal("A2") and not Position.replay(Rules(), ["A1", "B1"]).is_legal("A2")
+
+
+@pytest.mark.parametrize(
+    ("rules", "no_winner", "end"),
+    [(Rules(), "tie", "no-moves"), (CyngesheallRules(), "draw", "repetition")],
+)
+def test_a_game_nobody_won_answers_its_kinds_word_as_before(client, rules, no_winner, end):
+    game, _ = play.create_game("hotseat", rules)
+    with transaction.atomic():
+        play.finish(game, Outcome(no_winner, end))
+        game.save()
+    state = client.get(f"/api/games/{game.public_id}").json()
+    assert (state["status"], state["over"], state["result"], state["end"]) == (
+        "finished",
+        True,
+        no_winner,
+        end,
+    )
+    assert state["sides"] == {"dark": "Dark", "light": "Light"}
+    assert Game.objects.get(pk=game.pk).result == Game.Result.NO_WINNER
+
+
+def test_cyngesheall_state_keeps_todays_bytes_and_adds_the_sides_after_them(client):
+    game, tokens = play.create_game("hotseat", CyngesheallRules())
+    play.make_move(game.public_id, tokens, "B6-C5", 0)
+    game.refresh_from_db()
+    guest = {"kind": "human", "name": "Guest", "username": None, "rating": None}
+    today = {
+        "id": game.public_id,
+        "game": "cyngesheall",
+        "rules": {},
+        "mode": "hotseat",
+        "rated": False,
+        "players": {"dark": guest, "light": guest},
+        "status": "active",
+        "record": ["B6-C5"],
+        "ply": 1,
+        "turn": "light",
+        "score": {"dark": 10, "light": 10},
+        "over": False,
+        "result": None,
+        "end": None,
+        "resigned": None,
+        "speed": "unlimited",
+        "clock": None,
+        "deadline": None,
+        "position": game.position_text,
+        "legal": [str(move) for move in game.position().legal_moves()],
+    }
+    sides = ', "sides": {"dark": "Dark", "light": "Light"}}'
+    assert client.get(f"/api/games/{game.public_id}").content.decode() == (
+        json.dumps(today)[:-1] + sides
+    )
 
 
 def test_the_declared_length_is_checked_before_the_body_is_read(client, game_for_two):

@@ -173,7 +173,7 @@ def test_threefold_repetition_is_seen_through_the_site(client):
     for move in shuffle * 2:
         assert post_move(client, game, move).status_code == 303
     game.refresh_from_db()
-    assert (game.status, game.result) == ("repetition", "draw")
+    assert (game.status, game.result, game.result_word) == ("repetition", "even", "draw")
 
 
 # Records, the API, pictures ------------------------------------------------------------------

@@ -209,3 +209,20 @@ def test_rate_counts_channels_and_audiences_keep_their_rows_as_the_kit_takes_the
     assert list(channels.values_list("name", "revision")) == [("lobby", 7), ("watch", 1)]
     assert apps.get_model("game", "RateCount").objects.get().count == 3
     migrate(latest())
+
+
+def test_games_nobody_won_are_stored_alike_and_get_their_kinds_word_back():
+    apps = migrate([("game", "0017_models_to_kit")])
+    old_game(apps, "tied", status="no-moves", result="tie")
+    old_game(apps, "drawn", kind="cyngesheall", status="repetition", result="draw")
+    old_game(apps, "won", kind="cyngesheall", status="king-captured", result="light")
+    old_game(apps, "going-on", status="active")
+
+    apps = migrate([("game", "0018_one_no_winner")])
+    results = dict(apps.get_model("game", "Game").objects.values_list("public_id", "result"))
+    assert results == {"tied": "even", "drawn": "even", "won": "light", "going-on": ""}
+
+    apps = migrate([("game", "0017_models_to_kit")])
+    results = dict(apps.get_model("game", "Game").objects.values_list("public_id", "result"))
+    assert results == {"tied": "tie", "drawn": "draw", "won": "light", "going-on": ""}
+    migrate(latest())

@@ -44,7 +44,7 @@ def assert_cache_matches_replay(game: Game) -> None:
     assert game.turn == ("" if position.is_over else position.turn.value)
     assert game.status == ("no-moves" if position.is_over else "active")
     assert game.end == ("no-moves" if position.is_over else None)
-    assert game.result == (position.result or "")
+    assert game.result_word == (position.result or "")
     plies = list(standing.values_list("ply", flat=True))
     assert plies == list(range(1, len(plies) + 1))
 

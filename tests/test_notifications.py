@@ -21,7 +21,10 @@ from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
 
 from game import clocks, play
+from game.cyngesheall.site import KIND as CYNGESHEALL
 from game.engine import Rules
+from game.grid import Outcome
+from game.maerstanas.site import KIND as MAERSTANAS
 from game.models import BrowserGame, Game
 from game.tokens import account_token, hash_token
 from lobby import challenges
@@ -31,6 +34,7 @@ from lobby.models import Challenge as LobbyChallenge
 from notifications import tasks, turns
 from notifications.context_processors import unread
 from notifications.models import Notification, Preference
+from notifications.receivers import _verdict
 from tests.support.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -702,3 +706,9 @@ def test_no_account_is_mailed_more_than_ten_times_an_hour_whatever_tells_it(comm
     with committed():
         tasks.notify(ann.pk, Kind.ENDED, "ann's own", "/g/x/")
     assert Notification.objects.filter(user=ann).count() == 1
+
+
+def test_the_end_of_a_game_nobody_won_is_told_in_its_kinds_word():
+    assert _verdict(Outcome("draw", "repetition"), "dark", CYNGESHEALL.sides) == "A draw."
+    assert _verdict(Outcome("tie", "no-moves"), "light", MAERSTANAS.sides) == "A tie."
+    assert _verdict(Outcome("light", "king-captured"), "dark", CYNGESHEALL.sides) == "You lost."

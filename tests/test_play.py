@@ -200,8 +200,11 @@ def test_finish_refuses_a_game_already_over_and_unknown_reasons():
         play.finish(game, Outcome("dark", "checkmate"))  # no end of this kind's
     with pytest.raises(ValueError, match="cannot end"):
         play.finish(game, Outcome("nobody", Game.Status.RESIGNED))
+    with pytest.raises(ValueError, match="cannot end"):
+        play.finish(game, Outcome("draw", "no-moves"))  # Cyngesheall's word, not this kind's
     assert play.finish(game, Outcome("tie", "no-moves")) == ["status", "result", "turn"]
-    assert (game.status, game.result, game.turn) == ("no-moves", "tie", "")
+    assert (game.status, game.result, game.turn) == ("no-moves", "even", "")
+    assert game.result_word == "tie"
     with pytest.raises(play.GameFinished):
         play.finish(game, Outcome("dark", Game.Status.RESIGNED))
 

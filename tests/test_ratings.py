@@ -43,7 +43,7 @@ def test_the_expected_score_of_equals_is_a_half_and_of_400_points_more_ten_eleve
 
 @pytest.mark.parametrize("result", ["", "drawn", "Dark", None])
 def test_an_unknown_result_is_refused(result):
-    with pytest.raises(ValueError, match="is not a result: dark, light, tie or draw"):
+    with pytest.raises(ValueError, match="is not a result: dark, light, tie, draw or even"):
         elo(1000, 1000, result)
 
 

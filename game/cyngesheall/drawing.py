@@ -18,12 +18,19 @@ from django.templatetags.static import static
 from game.boards import SquareBoard
 from game.cyngesheall.engine import GOALS, Position
 from game.cyngesheall.notation import MOVES, Move, Piece, parse_move
-from game.cyngesheall.rules import BOARD, END_KING_CAPTURED, END_KING_HOME, END_NO_MOVES
+from game.cyngesheall.rules import (
+    BOARD,
+    END_KING_CAPTURED,
+    END_KING_HOME,
+    END_NO_MOVES,
+    SIDES,
+)
 from game.drawing import RowNumber, row_numbers
 from game.fragments import Fragments, drawn_by
 from game.grid import SQUARES, Color, InvalidMoveError, Outcome, parse_square
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
+from game.sides import Sides
 
 __all__ = ["Board", "Cell", "Status", "announcement", "describe", "draw_board", "why"]
 
@@ -229,16 +236,16 @@ def _label(
 # The status: whose turn, the pieces, the result -----------------------------------------------
 
 
-def why(outcome: Outcome) -> str:
+def why(outcome: Outcome, sides: Sides = SIDES) -> str:
     """Why a game ended, in words: "Light's king was captured", "Threefold repetition"."""
-    if said := ended_outside_rules(outcome):
+    if said := ended_outside_rules(outcome, sides):
         return said
     if outcome.reason == END_KING_CAPTURED:
-        return f"{Color(outcome.result).opponent.value.capitalize()}'s king was captured"
+        return f"{sides.name(Color(outcome.result).opponent)}'s king was captured"
     if outcome.reason == END_KING_HOME:
-        return f"{outcome.result.capitalize()}'s king reached home"
+        return f"{sides.name(outcome.result)}'s king reached home"
     if outcome.reason == END_NO_MOVES:
-        return f"{Color(outcome.result).opponent.value.capitalize()} cannot move"
+        return f"{sides.name(Color(outcome.result).opponent)} cannot move"
     return {"repetition": "Threefold repetition", "sixty-plies": "60 plies without a capture"}[
         outcome.reason
     ]
@@ -250,9 +257,11 @@ def describe(
     seated: frozenset[str],
     waiting: bool = False,
     going_on: bool = True,
+    sides: Sides = SIDES,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours, with the
-    pieces each side has left (``game.moves.describe``)."""
+    pieces each side has left (``game.moves.describe``), its sides named as ``sides``
+    say."""
     dark, light = position.score()
     return status_of(
         position,
@@ -261,6 +270,7 @@ def describe(
         waiting,
         why,
         going_on,
+        sides,
         dark_hand=_pieces(dark),
         light_hand=_pieces(light),
     )
@@ -274,8 +284,8 @@ def announcement(position: Position, status: Status) -> str:
     """What a screen reader says when the board changes: the last move and what now."""
     last = position.last_played
     if last is None:
-        return f"The game has started. {position.turn.value.capitalize()} to move."
-    played = f"{last.color.value.capitalize()} played {last.text}."
+        return f"The game has started. {status.sides.name(position.turn)} to move."
+    played = f"{status.sides.name(last.color)} played {last.text}."
     if status.finished:
         return f"{played} {status.headline}."
-    return f"{played} {status.turn.capitalize()} to move."
+    return f"{played} {status.turn_name} to move."

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from game.cyngesheall.drawing import piece_image
 from game.cyngesheall.notation import read_position_text, write_position_text
-from game.cyngesheall.rules import BOARD, Rules
+from game.cyngesheall.rules import BOARD, SIDES, Rules
 from game.editing import Editor, Pieces
 from game.grid import NAMES
 
@@ -42,6 +42,7 @@ PIECES = Pieces(
     paints=PAINTS,
     cycle=CYCLE,
     names={},
+    sides=SIDES,
 )
 _INDEX = {name: index for index, name in enumerate(NAMES)}
 

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from game.cyngesheall.engine import GOALS, Position
 from game.cyngesheall.notation import Move, Piece
-from game.cyngesheall.rules import BOARD, ENDS, QUIET_LIMIT
+from game.cyngesheall.rules import BOARD, ENDS, QUIET_LIMIT, SIDES
 from game.grid import COLORS, SQUARES, Color
 from game.picturing import (
     BACKGROUND,
@@ -37,6 +37,7 @@ from game.picturing import (
     side_text,
     sprite,
 )
+from game.sides import Sides
 
 __all__ = ["GOAL_COLOURS", "RUNES", "board_png"]
 
@@ -59,9 +60,15 @@ GOAL_SIZE = 0.36
 
 
 def board_png(
-    position: Position, caption: str = "", *, width: int = 1200, height: int = 630
+    position: Position,
+    caption: str = "",
+    *,
+    width: int = 1200,
+    height: int = 630,
+    sides: Sides = SIDES,
 ) -> bytes:
-    """The PNG picture of ``position``, ``width`` × ``height`` pixels, with ``caption``.
+    """The PNG picture of ``position``, ``width`` × ``height`` pixels, with ``caption``,
+    its sides named as ``sides`` say.
 
     Raises ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels).
     """
@@ -71,16 +78,17 @@ def board_png(
     _board(image, draw, place, position, position.last_move, position.last_captured)
     outcome = position.outcome()
     if outcome is not None:
-        verdict = "a draw" if outcome.result == "draw" else f"{outcome.result.capitalize()} wins"
+        result = outcome.result
+        verdict = f"a {result}" if result == sides.no_winner else sides.result_text(result)
         status, note = f"Game over: {verdict}", ENDS.get(outcome.reason, outcome.reason)
     else:
-        status = f"{position.turn.value.capitalize()} to move"
+        status = f"{sides.name(position.turn)} to move"
         note = f"{position.quiet} of {QUIET_LIMIT} plies without capture"
-    sides = [
-        (color, f"{color.value.capitalize()}  {count} piece{'' if count == 1 else 's'}")
+    lines = [
+        (color, f"{sides.name(color)}  {count} piece{'' if count == 1 else 's'}")
         for color, count in zip(COLORS, position.score(), strict=True)
     ]
-    side_text(draw, place, "Cyngesheall", sides, status, [note], caption)
+    side_text(draw, place, "Cyngesheall", lines, status, [note], caption)
     return png(image)
 
 

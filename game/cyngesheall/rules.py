@@ -12,6 +12,7 @@ from typing import ClassVar, NamedTuple
 
 from game.boards import SquareBoard
 from game.options import Choice, OnOff, Options
+from game.sides import Sides
 
 __all__ = [
     "BOARD",
@@ -28,6 +29,8 @@ __all__ = [
 
 # The board as pages and pictures lay it out: Mǽrstánas's 7×7, A1 top left.
 BOARD = SquareBoard(7, 7)
+# Dark moves first; a game nobody won is a draw.
+SIDES = Sides(first="Dark", second="Light", no_winner="draw")
 
 # How a game of Cyngesheall ends by its rules (``Outcome.reason``), in the order the
 # engine asks after each move (docs/CYNGESHEALL.md, "End"), and in words.

@@ -12,7 +12,7 @@ from game.cyngesheall.editor import editor
 from game.cyngesheall.engine import ENDS, Position, Rules
 from game.cyngesheall.notation import split_moves
 from game.cyngesheall.pictures import board_png
-from game.cyngesheall.rules import BOARD
+from game.cyngesheall.rules import BOARD, SIDES
 from game.kinds import Arena, Drawing, GameKind, Players
 from game.moves import move_list
 
@@ -33,8 +33,9 @@ def score_line(position: Position) -> str:
     outcome = position.outcome()
     if outcome is None:
         return str(position.score())
-    result = "Draw" if outcome.result == "draw" else f"{outcome.result.capitalize()} wins"
-    return f"{result}: {RESULT_WORDS[outcome.reason].format(loser=position.turn.value)}"
+    result = SIDES.result_text(outcome.result)
+    loser = SIDES.word(position.turn)
+    return f"{result}: {RESULT_WORDS[outcome.reason].format(loser=loser)}"
 
 
 # The reasons as a record's result line says them (docs/CYNGESHEALL.md, "Notation").
@@ -93,4 +94,5 @@ KIND = GameKind(
     about_url=reverse_lazy("about-kind", args=["cyngesheall"]),
     stylesheet="cyngesheall/board.css",
     arena="game/cyngesheall/arena.json",
+    sides=SIDES,
 )

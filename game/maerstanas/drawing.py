@@ -22,9 +22,10 @@ from game.fragments import Fragments, drawn_by
 from game.grid import SQUARES, Color, Outcome
 from game.maerstanas.engine import ENDS, Position
 from game.maerstanas.notation import Move, Stone, move_of, parse_move
-from game.maerstanas.rules import BOARD
+from game.maerstanas.rules import BOARD, SIDES
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
+from game.sides import Sides
 
 # Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
 STONE_NAMES = {Stone.STONE: "stone", Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}
@@ -288,9 +289,9 @@ def _choices(
 # The status: scores, whose turn, the result ---------------------------------------------------
 
 
-def why(outcome: Outcome) -> str:
+def why(outcome: Outcome, sides: Sides = SIDES) -> str:
     """Why a game ended, in words: "Light resigned", "Neither side can move"."""
-    return ended_outside_rules(outcome) or ENDS[outcome.reason]
+    return ended_outside_rules(outcome, sides) or ENDS[outcome.reason]
 
 
 def describe(
@@ -299,9 +300,11 @@ def describe(
     seated: frozenset[str],
     waiting: bool = False,
     going_on: bool = True,
+    sides: Sides = SIDES,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours, with the
-    special stones each side holds (``game.moves.describe``)."""
+    special stones each side holds (``game.moves.describe``), its sides named as
+    ``sides`` say."""
     return status_of(
         position,
         outcome,
@@ -309,6 +312,7 @@ def describe(
         waiting,
         why,
         going_on,
+        sides,
         dark_hand=_hand(position, Color.DARK),
         light_hand=_hand(position, Color.LIGHT),
     )
@@ -329,9 +333,10 @@ def _hand(position: Position, color: Color) -> str:
 def announcement(position: Position, status: Status) -> str:
     """What a screen reader says when the board changes: the last move and what now."""
     last = position.last_played
+    name = status.sides.name
     if last is None:
-        return f"The game has started. {position.turn.value.capitalize()} to move."
+        return f"The game has started. {name(position.turn)} to move."
     played = "passed" if last.move.is_pass else f"played {last.text}"
     if status.finished:
-        return f"{last.color.value.capitalize()} {played}. {status.headline}. {status.score}."
-    return f"{last.color.value.capitalize()} {played}. {status.turn.capitalize()} to move."
+        return f"{name(last.color)} {played}. {status.headline}. {status.score}."
+    return f"{name(last.color)} {played}. {status.turn_name} to move."

@@ -26,7 +26,7 @@ from game.maerstanas.notation import (
     read_position_text,
     write_position_text,
 )
-from game.maerstanas.rules import BOARD
+from game.maerstanas.rules import BOARD, SIDES
 
 __all__ = [
     "CYCLE",
@@ -67,6 +67,7 @@ PIECES = Pieces(
     paints=PAINTS,
     cycle=CYCLE,
     names=_NAMES,
+    sides=SIDES,
 )
 _INDEX = {name: index for index, name in enumerate(NAMES)}
 

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from game.grid import COLORS, SQUARES, Color
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move, Stone
-from game.maerstanas.rules import BOARD
+from game.maerstanas.rules import BOARD, SIDES
 from game.picturing import (
     BACKGROUND,
     Layout,
@@ -32,6 +32,7 @@ from game.picturing import (
     side_text,
     sprite,
 )
+from game.sides import Sides
 
 __all__ = ["RUNES", "board_png"]
 
@@ -43,9 +44,15 @@ RUNES = {
 
 
 def board_png(
-    position: Position, *, caption: str = "", width: int = 1200, height: int = 630
+    position: Position,
+    *,
+    caption: str = "",
+    width: int = 1200,
+    height: int = 630,
+    sides: Sides = SIDES,
 ) -> bytes:
-    """The PNG picture of ``position``, ``width`` × ``height`` pixels, with ``caption``.
+    """The PNG picture of ``position``, ``width`` × ``height`` pixels, with ``caption``,
+    its sides named as ``sides`` say.
 
     Raises ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels).
     """
@@ -56,15 +63,16 @@ def board_png(
     score = position.score()
     if position.is_over:
         result = position.result
-        status = "Game over: " + ("a tie" if result == "tie" else f"{result.capitalize()} wins")
+        verdict = f"a {result}" if result == sides.no_winner else sides.result_text(result)
+        status = f"Game over: {verdict}"
     else:
-        status = f"{position.turn.value.capitalize()} to move"
-    sides = [
-        (color, f"{color.value.capitalize()}  {points}")
+        status = f"{sides.name(position.turn)} to move"
+    lines = [
+        (color, f"{sides.name(color)}  {points}")
         for color, points in zip(COLORS, score, strict=True)
     ]
     notes = ["Wraparound board"] if position.rules.wraparound else []
-    side_text(draw, place, "Mǽrstánas", sides, status, notes, caption)
+    side_text(draw, place, "Mǽrstánas", lines, status, notes, caption)
     return png(image)
 
 

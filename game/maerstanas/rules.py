@@ -11,12 +11,15 @@ from typing import ClassVar, NamedTuple
 
 from game.boards import SquareBoard
 from game.options import Choice, OnOff, Options
+from game.sides import Sides
 
 __all__ = ["BOARD", "END_NO_MOVES", "ENDS", "SCORINGS", "Rules", "Score"]
 
 # The board as pages and pictures lay it out: 7×7, A1 top left. The wraparound
 # option joins its edges; the engine's tables (game.grid) are built for both.
 BOARD = SquareBoard(7, 7)
+# Dark moves first; a game nobody won is a tie.
+SIDES = Sides(first="Dark", second="Light", no_winner="tie")
 
 SCORINGS = ("standard", "simple")
 

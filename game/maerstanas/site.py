@@ -13,7 +13,7 @@ from game.maerstanas.editor import editor
 from game.maerstanas.engine import ENDS, Position, Rules
 from game.maerstanas.notation import PASS, split_moves
 from game.maerstanas.pictures import board_png
-from game.maerstanas.rules import BOARD
+from game.maerstanas.rules import BOARD, SIDES
 from game.moves import move_list
 
 
@@ -76,4 +76,5 @@ KIND = GameKind(
     about_url=reverse_lazy("about"),
     stylesheet="maerstanas/board.css",
     arena="game/maerstanas/arena.json",
+    sides=SIDES,
 )

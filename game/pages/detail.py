@@ -211,7 +211,7 @@ def game_page(
     # would give the same position, only later.
     position = game.position(replay.ply) if replay.reviewing else current  # pragma: no mutate
     ended = game.is_over and not replay.reviewing
-    outcome = Outcome(game.result, game.status) if ended else None
+    outcome = Outcome(game.result_word, game.status) if ended else None
     waiting = game.status == Game.Status.WAITING
     mover = (
         Color(game.turn)
@@ -220,7 +220,9 @@ def game_page(
     )
     rematch = play.rematch_of(game)
     # Looking back at a finished game, no moment is anyone's turn.
-    status = drawing.describe(position, outcome, seated, waiting, going_on=not game.is_over)
+    status = drawing.describe(
+        position, outcome, seated, waiting, going_on=not game.is_over, sides=kind.sides
+    )
     hint = game.hint if game.hint_asked and not replay.reviewing else ""
     seen = game.ply if seen is None else min(seen, game.ply)
     hinges = request.GET.get("hinges") == "on"
@@ -237,7 +239,7 @@ def game_page(
     news = ""
     if replay.reviewing and seen < game.ply and (last := current.last_played) is not None:
         played = "passed" if last.move.is_pass else f"played {last.text}"
-        news = f"{last.color.value.capitalize()} {played}."
+        news = f"{kind.sides.name(last.color)} {played}."
     return GamePage(
         game=game,
         kind=kind,
@@ -251,7 +253,9 @@ def game_page(
         ),
         status=status,
         announce=news or drawing.announcement(position, status),
-        moves=drawing.move_list(current, replay.ply if replay.reviewing else None, marks),
+        moves=drawing.move_list(
+            current, replay.ply if replay.reviewing else None, marks, sides=kind.sides
+        ),
         seated=seated,
         urls=game_urls(game.public_id),
         error=error,

@@ -41,7 +41,7 @@ def _opponent(game: Game, computer: ComputerSeat | None, colors: tuple[str, ...]
         against = _other_person(game, colors) or "a friend"
         return f"Against {against}, rated" if game.rated else f"Against {against}"
     if game.mode == Game.Mode.IMPORTED:
-        dark, light = (game.tags.get(side) for side in ("Dark", "Light"))
+        dark, light = game.imported_players
         if isinstance(dark, str) and isinstance(light, str) and dark and light:
             return f"Imported record: {dark} vs {light}"
     return str(game.get_mode_display())
@@ -69,16 +69,17 @@ def my_game_lines(entries: list[BrowserGame]) -> tuple[list[MyGame], list[MyGame
         colors = tuple(entry.colors.split())
         computer = computer_seat(game)
         if game.is_over:
-            outcome = Game.Result(game.result).label if game.result else game.get_status_display()
+            outcome = game.result_text if game.result else game.get_status_display()
             summary = state = f"{outcome} · {game.dark_score}–{game.light_score}"
         elif game.mode == Game.Mode.IMPORTED:
             summary = state = f"Unfinished · {game.dark_score}–{game.light_score}"
         elif game.status == Game.Status.WAITING:
             summary = state = "Waiting for your friend"
         else:
-            summary = f"{game.turn.capitalize()} to move · move {game.ply + 1}"
+            turn = game.sides.name(game.turn)
+            summary = f"{turn} to move · move {game.ply + 1}"
             thinking = computer is not None and computer.color == game.turn
-            state = f"{computer.level.name if thinking else game.turn.capitalize()} to move"
+            state = f"{computer.level.name if thinking else turn} to move"
         your_turn = game.status == Game.Status.ACTIVE and game.turn in colors
         your_turn = your_turn and not game.computer_to_move
         state = "Your turn" if your_turn else state

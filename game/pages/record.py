@@ -24,12 +24,14 @@ def game_record(request: HttpRequest, game: Game) -> records.Record:
         else:
             names[color.value] = "Player"
     imported = {name: value for name, value in game.tags.items() if isinstance(value, str)}
+    sides = game.game_kind.sides
+    # Each player's tag is named by their side, as the game's rule book names it.
     tags = {
         "Game": game.public_id,
         "Site": request.build_absolute_uri(game_urls(game.public_id).page),
         "Date": game.created.date().isoformat(),
-        "Dark": names["dark"],
-        "Light": names["light"],
+        sides.first: names["dark"],
+        sides.second: names["light"],
     }
     if game.mode == Game.Mode.IMPORTED:
         # The record's own names and date, and any other tag it had, come back (the
@@ -40,7 +42,7 @@ def game_record(request: HttpRequest, game: Game) -> records.Record:
         rules=game.rules,
         moves=game.cached_record(),
         start=game.start(),
-        result=game.result,
+        result=game.result_word,
         end=game.status if game.is_over else "",
         tags=tuple(tags.items()),
     )

@@ -13,7 +13,8 @@ from game.refusals import GameFinished, NotSeated, NotStarted
 
 
 def finish(game: Game, outcome: Outcome) -> list[str]:
-    """End ``game`` with ``outcome``: its result (``dark``, ``light`` or ``tie``) and
+    """End ``game`` with ``outcome``: its result (``dark``, ``light`` or the kind's word for
+    nobody winning, ``tie`` or ``draw``) and
     why it ended, the rules' reason (``position.outcome()``) or another (a resignation).
 
     The one way a game ends, whatever the reason, as lila's ``Finisher`` is. Call it
@@ -25,12 +26,16 @@ def finish(game: Game, outcome: Outcome) -> list[str]:
     if game.is_over:
         raise GameFinished("the game is over")
     ends = {*Game.OTHER_ENDS, *game.game_kind.ends}
-    results = [""] if outcome.reason == Game.Status.ABORTED else Game.Result.values
+    # A game nobody won comes in the kind's word for it (Mǽrstánas's tie), as its
+    # engine's outcome says it, and is stored as every kind's is (``Game.store_result``).
+    no_winner = game.game_kind.sides.no_winner
+    aborted = outcome.reason == Game.Status.ABORTED
+    results = [""] if aborted else [Color.DARK, Color.LIGHT, no_winner]
     if outcome.reason not in ends or outcome.result not in results:
         raise ValueError(f"a game cannot end with {outcome.result!r} because {outcome.reason!r}")
     stopped = clocks.stopped(game, clocks.now())
     game.status = outcome.reason
-    game.result = outcome.result
+    game.store_result(outcome.result)
     game.turn = ""
     hooks.game_ending.send(sender=Game, game=game, outcome=outcome)
     hooks.on_commit(hooks.game_finished, sender=Game, game=game, outcome=outcome)
@@ -74,7 +79,8 @@ def in_time(game: Game) -> Game:
 def time_ran_out(game: Game) -> GameFinished:
     if game.status == Game.Status.ABORTED:
         return GameFinished("the game was aborted: a side made no first move in time")
-    return GameFinished(f"{Color(game.result).opponent.value} ran out of time: the game is over")
+    loser = game.sides.word(Color(game.result).opponent)
+    return GameFinished(f"{loser} ran out of time: the game is over")
 
 
 def resign(public_id: str, tokens: Tokens) -> Game:

@@ -259,7 +259,7 @@ def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         messages.info(request, str(exc))
         return to_game(request, game)
     seats.remember(request, game.public_id, {color: token})
-    messages.success(request, f"You play {color}.")
+    messages.success(request, f"You play {game.sides.word(color)}.")
     return to_game(request, game)
 
 
@@ -302,5 +302,6 @@ def renew_seat(request: HtmxHttpRequest, game_id: str, color: str) -> HttpRespon
     except play.NotSeated as exc:
         return refuse(request, game, exc)
     seats.remember(request, game.public_id, {color: token})
-    messages.success(request, f"Your private link as {color} is new: the old one no longer works.")
+    side = game.sides.word(color)
+    messages.success(request, f"Your private link as {side} is new: the old one no longer works.")
     return to_game(request, game)

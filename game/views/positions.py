@@ -68,7 +68,7 @@ def position_page(request: HttpRequest) -> HttpResponse:
     }
     if found is not None:
         outcome = found.outcome()
-        context["status"] = kind.drawing.describe(found, outcome, frozenset())
+        context["status"] = kind.drawing.describe(found, outcome, frozenset(), sides=kind.sides)
         context["valid"] = True
     ok = found is not None and not refusal
     return render(request, "game/position.html", context, status=200 if ok else 400)
@@ -110,4 +110,4 @@ def position_image(request: HttpRequest) -> HttpResponse:
     found, error = read(kind, request.GET.get("text", "")[:MAX_TEXT], rules)
     if found is None:
         raise Http404(error)
-    return png(request, kind.drawing.picture, found, "A position", POSITION_IMAGE_SECONDS)
+    return png(request, kind.picture, found, "A position", POSITION_IMAGE_SECONDS)

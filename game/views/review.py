@@ -153,7 +153,7 @@ def game_image(request: HttpRequest, game_id: str) -> HttpResponse:
     ply = moment(request, game)
     ply = game.ply if ply is None else ply
     caption = f"{game.get_mode_display()} · after move {ply} of {game.ply}"
-    return png(request, game.game_kind.drawing.picture, game.position(ply), caption)
+    return png(request, game.game_kind.picture, game.position(ply), caption)
 
 
 def png(

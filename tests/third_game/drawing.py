@@ -16,7 +16,8 @@ from game.fragments import Fragments, drawn_by
 from game.grid import Color, InvalidMoveError, Outcome
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
-from tests.third_game.engine import BOARD, END_LINE, Move, Position, parse_move
+from game.sides import Sides
+from tests.third_game.engine import BOARD, END_LINE, SIDE_NAMES, Move, Position, parse_move
 
 __all__ = ["Board", "Cell", "announcement", "describe", "draw_board", "why"]
 
@@ -124,9 +125,9 @@ def _move_or_none(move: Move | str | None) -> Move | None:
         return None
 
 
-def why(outcome: Outcome) -> str:
+def why(outcome: Outcome, sides: Sides = SIDE_NAMES) -> str:
     """Why a game ended, in words: "Three in a row", "The board is full"."""
-    if said := ended_outside_rules(outcome):
+    if said := ended_outside_rules(outcome, sides):
         return said
     return "Three in a row" if outcome.reason == END_LINE else "The board is full"
 
@@ -137,9 +138,10 @@ def describe(
     seated: frozenset[str],
     waiting: bool = False,
     going_on: bool = True,
+    sides: Sides = SIDE_NAMES,
 ) -> Status:
     """The status of ``position`` for a viewer holding the ``seated`` colours."""
-    return status_of(position, outcome, seated, waiting, why, going_on)
+    return status_of(position, outcome, seated, waiting, why, going_on, sides)
 
 
 def announcement(position: Position, status: Status) -> str:

@@ -29,10 +29,23 @@ from game.grid import (
     move_splitter,
 )
 from game.options import Choice, OnOff, Options
+from game.sides import Sides
 
-__all__ = ["BOARD", "ENDS", "LINES", "Move", "Position", "Rules", "Score", "split_moves"]
+__all__ = [
+    "BOARD",
+    "ENDS",
+    "LINES",
+    "SIDE_NAMES",
+    "Move",
+    "Position",
+    "Rules",
+    "Score",
+    "split_moves",
+]
 
 BOARD = SquareBoard(5, 4)
+# Dark moves first; a full board without a line is a draw.
+SIDE_NAMES = Sides(first="Dark", second="Light", no_winner="draw")
 # Every three squares in a line: east, south, south-east and south-west from each.
 LINES = tuple(
     (cell, second, third)

@@ -19,13 +19,19 @@ from game.picturing import (
     side_text,
     sprite,
 )
-from tests.third_game.engine import BOARD, ENDS, Position
+from game.sides import Sides
+from tests.third_game.engine import BOARD, ENDS, SIDE_NAMES, Position
 
 __all__ = ["board_png"]
 
 
 def board_png(
-    position: Position, caption: str = "", *, width: int = 1200, height: int = 630
+    position: Position,
+    caption: str = "",
+    *,
+    width: int = 1200,
+    height: int = 630,
+    sides: Sides = SIDE_NAMES,
 ) -> bytes:
     """The PNG picture of ``position``, ``width`` × ``height`` pixels, with ``caption``.
 
@@ -44,15 +50,16 @@ def board_png(
         frame(draw, place, position.last_move.square, place.line * 4)
     outcome = position.outcome()
     if outcome is not None:
-        verdict = "a draw" if outcome.result == "draw" else f"{outcome.result.capitalize()} wins"
+        result = outcome.result
+        verdict = f"a {result}" if result == sides.no_winner else sides.result_text(result)
         status, notes = f"Game over: {verdict}", [ENDS[outcome.reason]]
     else:
-        status, notes = f"{position.turn.value.capitalize()} to move", []
-    sides = [
-        (color, f"{color.value.capitalize()}  {count} stone{'' if count == 1 else 's'}")
+        status, notes = f"{sides.name(position.turn)} to move", []
+    lines = [
+        (color, f"{sides.name(color)}  {count} stone{'' if count == 1 else 's'}")
         for color, count in zip(COLORS, position.score(), strict=True)
     ]
-    side_text(draw, place, "Three in a row", sides, status, notes, caption)
+    side_text(draw, place, "Three in a row", lines, status, notes, caption)
     return png(image)
 
 

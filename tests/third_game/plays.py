@@ -255,7 +255,12 @@ def test_a_full_board_without_a_line_is_a_draw(client: Client):
             client.post(f"/g/{game.public_id}/move", {"move": move, "ply": ply}).status_code == 303
         )
     game.refresh_from_db()
-    assert (game.status, game.result, game.position_text) == ("full-board", "draw", f"{full} d")
+    assert (game.status, game.result_word, game.position_text) == (
+        "full-board",
+        "draw",
+        f"{full} d",
+    )
+    assert game.result == Game.Result.NO_WINNER  # stored as every game's draw is
     page = html.unescape(client.get(f"/g/{game.public_id}/").content.decode())
     assert "The board is full: a draw" in page
 

@@ -12,7 +12,7 @@ from game.moves import move_list
 from tests.third_game import bots
 from tests.third_game.drawing import announcement, describe, draw_board, why
 from tests.third_game.editor import editor
-from tests.third_game.engine import BOARD, ENDS, Position, Rules, split_moves
+from tests.third_game.engine import BOARD, ENDS, SIDE_NAMES, Position, Rules, split_moves
 from tests.third_game.pictures import board_png
 
 
@@ -58,4 +58,5 @@ KIND = GameKind(
     tagline="three of a colour in a line on a 5×4 board",
     about_url=reverse_lazy("about-kind", args=["threeinrow"]),
     stylesheet="threeinrow/board.css",
+    sides=SIDE_NAMES,
 )
