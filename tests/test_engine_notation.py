@@ -569,6 +569,7 @@ ENGINE_MODULES = {
     "game.boards.base": "game/boards/base.py",
     "game.boards.square": "game/boards/square.py",
     "game.boards.hexagon": "game/boards/hexagon.py",
+    "game.sides": "game/sides.py",
     "game.options": "game/options.py",
     "game.teaching": "game/teaching.py",
     "game.thinking": "game/thinking.py",
