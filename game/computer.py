@@ -118,7 +118,9 @@ def recover() -> int:
         if (hint.module_path, *due) not in queued
     ]
     waiting: dict[str, list[str]] = {}
-    for kind, key in Analysis.objects.filter(dark_win=None).values_list("kind", "key"):
+    # In the order they were asked for, so a page's moments come back as they were queued.
+    undone = Analysis.objects.filter(dark_win=None).order_by("pk").values_list("kind", "key")
+    for kind, key in undone:
         if (kind, key) not in analysing:
             waiting.setdefault(kind, []).append(key)
     for public_id, ply in replies:
