@@ -46,10 +46,12 @@ from itertools import pairwise
 from typing import Any
 
 from bench.standings import Row, merged, table
-from game.grid import Color
 from game.kinds import GameKind, Players
 from game.options import Options
 from game.registry import DEFAULT, KINDS, kind_of
+from game.surface import (
+    Color,
+)
 
 
 def _players(game: str) -> Players:

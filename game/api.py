@@ -23,11 +23,14 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from game import clocks, play, seats
-from game.grid import Color, MoveError
 from game.kinds import GameKind
 from game.models import Game
 from game.options import QUOTED, OptionError, Options
 from game.registry import DEFAULT, find_kind
+from game.surface import (
+    Color,
+    MoveError,
+)
 from kit import limits
 
 # A move is a few dozen bytes; nothing the API takes comes near this.

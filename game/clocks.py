@@ -24,8 +24,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from game.grid import Color, Outcome
 from game.models import Game
+from game.surface import (
+    Color,
+    Outcome,
+)
 
 # A side of a live game must make its first move this soon after getting the turn.
 FIRST_MOVE_SECONDS = 30

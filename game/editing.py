@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from game.boards.base import Board
-from game.grid import COLORS
 from game.sides import DARK_AND_LIGHT, Sides
+from game.surface import (
+    COLORS,
+)
 
 __all__ = ["EditCell", "Editor", "HandToggle", "PaintChoice", "Pieces"]
 

@@ -10,6 +10,12 @@ from game.grid import (
     NUM_SQUARES,
     SIZE,
     SQUARES,
+    Square,
+    parse_square,
+)
+from game.maerstanas.engine import SCORINGS, Position, Rules, Score
+from game.maerstanas.notation import PASS, Move, Stone, format_move, move_of, parse_move
+from game.surface import (
     Color,
     IllegalMoveError,
     InvalidMoveError,
@@ -17,11 +23,7 @@ from game.grid import (
     MoveError,
     Outcome,
     Played,
-    Square,
-    parse_square,
 )
-from game.maerstanas.engine import SCORINGS, Position, Rules, Score
-from game.maerstanas.notation import PASS, Move, Stone, format_move, move_of, parse_move
 
 __all__ = [
     "COLUMNS",

@@ -19,9 +19,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from game.boards.base import Board
-from game.grid import Color, MoveError, Outcome, Played
 from game.options import Options
 from game.sides import DARK_AND_LIGHT, Sides
+from game.surface import (
+    Color,
+    MoveError,
+    Outcome,
+    Played,
+)
 
 __all__ = ["Arena", "Drawing", "GameKind", "GamePosition", "Players"]
 

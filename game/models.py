@@ -17,7 +17,6 @@ from django.db import models
 from django.db.models import Q
 
 from game import people
-from game.grid import Color
 from game.kinds import GameKind
 from game.managers import GameManager, SeatManager
 from game.options import Options
@@ -25,6 +24,9 @@ from game.position_cache import PositionCache
 from game.registry import KINDS, find_kind, stored_rules
 from game.results import SidesAndResult
 from game.sides import NO_WINNER
+from game.surface import (
+    Color,
+)
 from game.tokens import account_token, hash_token, new_public_id
 
 

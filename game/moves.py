@@ -10,9 +10,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from game.fragments import Fragments, drawn_by
-from game.grid import Color, Outcome
 from game.review import Judgement
 from game.sides import DARK_AND_LIGHT, Sides
+from game.surface import (
+    Color,
+    Outcome,
+)
 
 __all__ = ["MoveItem", "Status", "describe", "ended_outside_rules", "move_list"]
 

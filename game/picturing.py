@@ -18,7 +18,9 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw, ImageFont
 
 from game.boards.base import Board
-from game.grid import Color
+from game.surface import (
+    Color,
+)
 
 __all__ = [
     "ACCENT",

@@ -35,11 +35,15 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from game.grid import Color, InvalidPositionError, MoveError
 from game.kinds import GameKind, GamePosition
 from game.options import OptionError, Options
 from game.registry import DEFAULT, find_kind, kind_of
 from game.sides import Sides
+from game.surface import (
+    Color,
+    InvalidPositionError,
+    MoveError,
+)
 
 __all__ = [
     "MAX_BYTES",

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.grid import Color
 from game.sides import NO_WINNER, Sides
+from game.surface import (
+    Color,
+)
 
 
 class SidesAndResult:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.grid import Color
+from game.surface import (
+    Color,
+)
 
 __all__ = ["DARK_AND_LIGHT", "NO_WINNER", "Sides"]
 

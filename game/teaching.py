@@ -10,7 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from game.grid import MoveError
+from game.surface import (
+    MoveError,
+)
 
 __all__ = ["Attempt", "BaseLesson", "Check", "attempt"]
 

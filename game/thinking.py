@@ -18,7 +18,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from game.grid import Color
+from game.surface import (
+    Color,
+)
 
 __all__ = [
     "LINE_PLIES",

@@ -15,8 +15,10 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from game.computer import analysis_key
-from game.grid import MoveError
 from game.models import Analysis, Game
+from game.surface import (
+    MoveError,
+)
 
 # The longest line kept: moves past it are refused, and text past its length unread.
 MAX_LINE = 60

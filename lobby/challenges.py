@@ -23,11 +23,13 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from game import clocks, play, seats
-from game.grid import Color
 from game.models import Game
 from game.options import Options
 from game.ratings import START
 from game.registry import kind_of
+from game.surface import (
+    Color,
+)
 from game.tokens import hash_token, new_seat_token
 from kit import live
 from lobby import signals

@@ -29,11 +29,13 @@ from django.views.decorators.http import require_safe
 
 from game import clocks, hooks, people
 from game.fragments import drawn_by
-from game.grid import Color
 from game.kinds import GameKind
 from game.models import Game, Seat
 from game.options import Options
 from game.registry import KINDS, find_kind, named_apart
+from game.surface import (
+    Color,
+)
 from kit import audience, live
 from kit.models import Channel
 from kit.streams import admit_stream, no_stream_here, not_an_event_stream, streaming

@@ -16,9 +16,12 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from game import clocks, hooks
-from game.grid import Color, Outcome
 from game.models import Game
 from game.sides import Sides
+from game.surface import (
+    Color,
+    Outcome,
+)
 from lobby import signals as lobby
 from notifications.models import Notification
 from notifications.tasks import notify, remind, remind_at

@@ -27,8 +27,10 @@ from django.utils import timezone
 from django_tasks import task
 
 from game import clocks
-from game.grid import Color
 from game.models import Game
+from game.surface import (
+    Color,
+)
 from kit import limits
 from lobby.models import Challenge
 from notifications.models import Notification, Preference, email_choice

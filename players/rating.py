@@ -9,9 +9,12 @@ from typing import Any
 from django.dispatch import receiver
 
 from game import hooks
-from game.grid import Color, Outcome
 from game.models import Game, Move
 from game.ratings import elo
+from game.surface import (
+    Color,
+    Outcome,
+)
 from players.models import Rating, RatingChange, family_of
 
 

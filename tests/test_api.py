@@ -13,8 +13,10 @@ from django.test import Client, RequestFactory
 from game import api, bots, computer, play
 from game.cyngesheall import Rules as CyngesheallRules
 from game.engine import Position, Rules
-from game.grid import Outcome
 from game.models import Game
+from game.surface import (
+    Outcome,
+)
 
 pytestmark = pytest.mark.django_db
 

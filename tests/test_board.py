@@ -7,9 +7,11 @@ from django.template import engines
 
 from game import fragments
 from game.engine import Color, Position, Rules, Stone
-from game.grid import Outcome
 from game.maerstanas.drawing import Choice, announcement, describe, draw_board, why
 from game.moves import move_list
+from game.surface import (
+    Outcome,
+)
 from tests.support.diagrams import CHECKERBOARD, board
 
 pytestmark = pytest.mark.usefixtures("settings")  # static URLs without a collected manifest

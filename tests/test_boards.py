@@ -8,7 +8,9 @@ import pytest
 from game import grid
 from game.boards import HexBoard, SquareBoard
 from game.boards.square import DIAGONAL, EIGHT, ORTHOGONAL
-from game.grid import InvalidMoveError
+from game.surface import (
+    InvalidMoveError,
+)
 
 MOAI_CORNERS = ("A1", "H1", "A8", "H8")
 

@@ -34,7 +34,11 @@ from game.cyngesheall import (
     read_move,
     split_moves,
 )
-from game.grid import SQUARES, Square, parse_square
+from game.grid import (
+    SQUARES,
+    Square,
+    parse_square,
+)
 from tests.cyngesheall_model import Model, perft
 
 NAMES = [f"{column}{row}" for row in range(1, 8) for column in "ABCDEFG"]

@@ -10,8 +10,10 @@ from PIL import Image, ImageDraw
 from game.cyngesheall import Position
 from game.cyngesheall.pictures import GOAL_COLOURS, board_png
 from game.cyngesheall.rules import BOARD as SEVEN
-from game.grid import Color
 from game.picturing import BOARD, LAST, layout
+from game.surface import (
+    Color,
+)
 
 # Dark's commander lands diagonally on D4 between four light stones, each with a dark
 # piece beyond it: all four are taken (B2-D4xD3/C4/E4/D5).

@@ -564,6 +564,7 @@ def test_position_text_is_written_from_its_parts():
 # game.<name>.site).
 ENGINE_MODULES = {
     "game.engine": "game/engine.py",
+    "game.surface": "game/surface.py",
     "game.grid": "game/grid.py",
     "game.boards": "game/boards/__init__.py",
     "game.boards.base": "game/boards/base.py",

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from game.grid import Color
 from game.mcts import LOST, WON, Knowledge, Node, best_child, grow
+from game.surface import (
+    Color,
+)
 from game.thinking import play_level, read_tree, search_budget
 
 

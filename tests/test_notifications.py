@@ -23,9 +23,11 @@ from django_tasks_db.models import DBTaskResult
 from game import clocks, play
 from game.cyngesheall.site import KIND as CYNGESHEALL
 from game.engine import Rules
-from game.grid import Outcome
 from game.maerstanas.site import KIND as MAERSTANAS
 from game.models import BrowserGame, Game
+from game.surface import (
+    Outcome,
+)
 from game.tokens import account_token, hash_token
 from lobby import challenges
 from lobby import signals as lobby_signals

@@ -13,8 +13,10 @@ from django.test import Client
 
 from game import play
 from game.engine import Rules
-from game.grid import Outcome
 from game.models import Game
+from game.surface import (
+    Outcome,
+)
 from players.models import Rating, RatingChange
 from players.rating import rate
 from tests.support.accounts import PASSWORD, account

@@ -13,13 +13,16 @@ from game import play, records
 from game.cyngesheall.editor import PIECES
 from game.cyngesheall.site import KIND as CYNGESHEALL
 from game.forms import NewGameForm
-from game.grid import Color, Outcome
 from game.maerstanas.engine import Position, Rules
 from game.maerstanas.site import KIND as MAERSTANAS
 from game.models import Game
 from game.moves import ended_outside_rules
 from game.registry import KINDS
 from game.sides import DARK_AND_LIGHT, Sides
+from game.surface import (
+    Color,
+    Outcome,
+)
 from lobby.forms import ChallengeForm
 from lobby.models import Challenge
 from players import names

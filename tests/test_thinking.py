@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from game.grid import Color
+from game.surface import (
+    Color,
+)
 from game.thinking import (
     LINE_PLIES,
     dark_chances,

@@ -996,9 +996,11 @@ def test_the_hinted_square_s_button_plays_the_hinted_thunder_stone(client):
 
 
 def test_a_hint_is_said_in_words_whatever_its_stone():
-    from game.grid import Color
     from game.maerstanas.drawing import draw_board
     from game.maerstanas.notation import Stone
+    from game.surface import (
+        Color,
+    )
 
     cases = [
         (["E4", "D5"], "T E5xE4/D5", Stone.THUNDER, "thunder-stone on E5, clearing E4 and D5"),

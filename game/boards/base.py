@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from game.grid import InvalidMoveError
+from game.surface import (
+    InvalidMoveError,
+)
 
 __all__ = ["Board", "Direction"]
 

@@ -16,6 +16,10 @@ from game.cyngesheall.notation import (
 )
 from game.cyngesheall.rules import ENDS, QUIET_LIMIT, Rules, Score
 from game.grid import (
+    Square,
+    parse_square,
+)
+from game.surface import (
     Color,
     IllegalMoveError,
     InvalidMoveError,
@@ -23,8 +27,6 @@ from game.grid import (
     MoveError,
     Outcome,
     Played,
-    Square,
-    parse_square,
 )
 
 __all__ = [

@@ -27,10 +27,18 @@ from game.cyngesheall.rules import (
 )
 from game.drawing import RowNumber, row_numbers
 from game.fragments import Fragments, drawn_by
-from game.grid import SQUARES, Color, InvalidMoveError, Outcome, parse_square
+from game.grid import (
+    SQUARES,
+    parse_square,
+)
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
 from game.sides import Sides
+from game.surface import (
+    Color,
+    InvalidMoveError,
+    Outcome,
+)
 
 __all__ = ["Board", "Cell", "Status", "announcement", "describe", "draw_board", "why"]
 

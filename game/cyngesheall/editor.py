@@ -16,7 +16,9 @@ from game.cyngesheall.drawing import piece_image
 from game.cyngesheall.notation import read_position_text, write_position_text
 from game.cyngesheall.rules import BOARD, SIDES, Rules
 from game.editing import Editor, Pieces
-from game.grid import NAMES
+from game.grid import (
+    NAMES,
+)
 
 __all__ = ["CYCLE", "EMPTY_TEXT", "PAINTS", "PIECES", "editor"]
 

@@ -47,11 +47,16 @@ from game.cyngesheall.rules import (
     Score,
 )
 from game.grid import (
-    COLORS,
     NAMES,
     NUM_SQUARES,
     SIZE,
     SQUARES,
+    Square,
+    square_list,
+    to_square,
+)
+from game.surface import (
+    COLORS,
     Color,
     IllegalMoveError,
     InvalidPositionError,
@@ -59,9 +64,6 @@ from game.grid import (
     Outcome,
     Played,
     PositionBase,
-    Square,
-    square_list,
-    to_square,
 )
 
 # The lines of the board (``ROOK_RAYS``, ``QUEEN_RAYS``, ``BETWEEN``, ``PINCERS``) are

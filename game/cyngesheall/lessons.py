@@ -18,7 +18,9 @@ from game.cyngesheall.rules import (
     END_SIXTY_PLIES,
     Rules,
 )
-from game.grid import parse_square
+from game.grid import (
+    parse_square,
+)
 from game.teaching import Attempt, BaseLesson
 from game.teaching import attempt as try_on_board
 

@@ -23,10 +23,12 @@ from game.grid import (
     NUM_SQUARES,
     SIZE,
     SQUARES,
-    InvalidMoveError,
     Square,
-    move_splitter,
     parse_square,
+)
+from game.surface import (
+    InvalidMoveError,
+    move_splitter,
 )
 
 __all__ = [

@@ -22,7 +22,9 @@ from PIL import Image, ImageDraw
 from game.cyngesheall.engine import GOALS, Position
 from game.cyngesheall.notation import Move, Piece
 from game.cyngesheall.rules import BOARD, ENDS, QUIET_LIMIT, SIDES
-from game.grid import COLORS, SQUARES, Color
+from game.grid import (
+    SQUARES,
+)
 from game.picturing import (
     BACKGROUND,
     BOARD_LINE,
@@ -38,6 +40,10 @@ from game.picturing import (
     sprite,
 )
 from game.sides import Sides
+from game.surface import (
+    COLORS,
+    Color,
+)
 
 __all__ = ["GOAL_COLOURS", "RUNES", "board_png"]
 

@@ -7,13 +7,6 @@ players and lessons, standard library only (no Django). The site's side of the g
 
 from game.grid import (
     SQUARES,
-    Color,
-    IllegalMoveError,
-    InvalidMoveError,
-    InvalidPositionError,
-    MoveError,
-    Outcome,
-    Played,
     Square,
     parse_square,
 )
@@ -27,6 +20,15 @@ from game.maerstanas.notation import (
     move_of,
     parse_move,
     split_moves,
+)
+from game.surface import (
+    Color,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    MoveError,
+    Outcome,
+    Played,
 )
 
 __all__ = [

@@ -19,13 +19,19 @@ from django.templatetags.static import static
 from game.boards import SquareBoard
 from game.drawing import RowNumber, row_numbers
 from game.fragments import Fragments, drawn_by
-from game.grid import SQUARES, Color, Outcome
+from game.grid import (
+    SQUARES,
+)
 from game.maerstanas.engine import ENDS, Position
 from game.maerstanas.notation import Move, Stone, move_of, parse_move
 from game.maerstanas.rules import BOARD, SIDES
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
 from game.sides import Sides
+from game.surface import (
+    Color,
+    Outcome,
+)
 
 # Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
 STONE_NAMES = {Stone.STONE: "stone", Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}

@@ -17,7 +17,9 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from game.editing import Editor, HandToggle, Pieces
-from game.grid import NAMES
+from game.grid import (
+    NAMES,
+)
 from game.maerstanas.drawing import stone_image
 from game.maerstanas.engine import Rules
 from game.maerstanas.notation import (

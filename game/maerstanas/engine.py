@@ -28,7 +28,6 @@ import re
 from collections.abc import Iterable
 
 from game.grid import (
-    COLORS,
     FULL,
     NAMES,
     NUM_SQUARES,
@@ -36,13 +35,6 @@ from game.grid import (
     SIZE,
     SQUARES,
     STEPS,
-    Color,
-    IllegalMoveError,
-    InvalidPositionError,
-    MoveError,
-    Outcome,
-    Played,
-    PositionBase,
     Square,
     lister,
     square_list,
@@ -72,6 +64,16 @@ from game.maerstanas.notation import (
     write_position_text,
 )
 from game.maerstanas.rules import END_NO_MOVES, ENDS, SCORINGS, Rules, Score
+from game.surface import (
+    COLORS,
+    Color,
+    IllegalMoveError,
+    InvalidPositionError,
+    MoveError,
+    Outcome,
+    Played,
+    PositionBase,
+)
 
 __all__ = ["END_NO_MOVES", "ENDS", "SCORINGS", "Position", "Rules", "Score"]
 

@@ -11,9 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.grid import Color, parse_square
+from game.grid import (
+    parse_square,
+)
 from game.maerstanas.engine import Position, Rules
 from game.maerstanas.notation import PASS, Move, Stone, parse_move
+from game.surface import (
+    Color,
+)
 from game.teaching import Attempt, BaseLesson, Check
 from game.teaching import attempt as try_on_board
 

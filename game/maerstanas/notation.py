@@ -21,10 +21,12 @@ from game.grid import (
     SIZE,
     SQUARE_BY_NAME,
     SQUARES,
-    InvalidMoveError,
     Square,
-    move_splitter,
     to_square,
+)
+from game.surface import (
+    InvalidMoveError,
+    move_splitter,
 )
 
 __all__ = [

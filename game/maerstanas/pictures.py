@@ -16,7 +16,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from game.grid import COLORS, SQUARES, Color
+from game.grid import (
+    SQUARES,
+)
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move, Stone
 from game.maerstanas.rules import BOARD, SIDES
@@ -33,6 +35,10 @@ from game.picturing import (
     sprite,
 )
 from game.sides import Sides
+from game.surface import (
+    COLORS,
+    Color,
+)
 
 __all__ = ["RUNES", "board_png"]
 

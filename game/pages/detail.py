@@ -16,13 +16,16 @@ from game.analysis import (
     analysis_offer,
     analysis_panel,
 )
-from game.grid import Color, Outcome
 from game.kinds import GameKind, GamePosition, Level
 from game.links import GameUrls, game_urls
 from game.models import Game
 from game.pages.replay import Replay, replay_steps
 from game.pages.times import time_shown
 from game.review import Judgement
+from game.surface import (
+    Color,
+    Outcome,
+)
 from kit import audience
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from game import people
-from game.grid import Color
 from game.kinds import GameKind
 from game.models import BrowserGame, Game
 from game.pages.detail import ComputerSeat, computer_seat
 from game.registry import named_apart
+from game.surface import (
+    Color,
+)
 
 
 class MyGame(NamedTuple):

@@ -5,10 +5,12 @@ from __future__ import annotations
 from django.http import HttpRequest
 
 from game import records
-from game.grid import Color
 from game.links import game_urls
 from game.models import Game
 from game.pages.detail import computer_seat
+from game.surface import (
+    Color,
+)
 
 # The tags of an export that name this game on this site, whatever a record said.
 SITE_TAGS = ("Game", "Site")

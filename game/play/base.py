@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from game import hooks
-from game.grid import Color
 from game.models import Game, Move
 from game.refusals import GameFinished, GameNotFound, NotSeated, NotStarted, NotYourTurn
+from game.surface import (
+    Color,
+)
 
 Tokens = Mapping[str, str]
 

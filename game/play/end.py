@@ -6,10 +6,13 @@ from __future__ import annotations
 from django.db import transaction
 
 from game import clocks, hooks
-from game.grid import Color, Outcome
 from game.models import Game
 from game.play.base import Tokens, locked, seated_colors
 from game.refusals import GameFinished, NotSeated, NotStarted
+from game.surface import (
+    Color,
+    Outcome,
+)
 
 
 def finish(game: Game, outcome: Outcome) -> list[str]:

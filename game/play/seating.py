@@ -10,10 +10,12 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
 from game import clocks
-from game.grid import Color
 from game.models import Game, Seat
 from game.play.base import Tokens, check_seat, locked, seated_colors, timed
 from game.refusals import AlreadySeated, GameFinished, NotSeated, PlayError
+from game.surface import (
+    Color,
+)
 from game.tokens import new_seat_token
 
 

@@ -11,7 +11,6 @@ from typing import Any
 from django.db import transaction
 
 from game import clocks
-from game.grid import Color, Outcome
 from game.kinds import GamePosition
 from game.models import Game, Seat
 from game.options import Options
@@ -20,6 +19,10 @@ from game.play.end import finish
 from game.play.seating import join
 from game.refusals import AlreadySeated, GameFinished, NotSeated, PlayError
 from game.registry import kind_of
+from game.surface import (
+    Color,
+    Outcome,
+)
 from game.tokens import new_seat_token
 
 

@@ -16,8 +16,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from game import play, seats
-from game.grid import MoveError
 from game.models import Game
+from game.surface import (
+    MoveError,
+)
 from game.views.common import (
     HtmxHttpRequest,
     act_on_game,

@@ -12,10 +12,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from game import play, seats
 from game.forms import ContinueForm
-from game.grid import InvalidPositionError
 from game.kinds import GameKind, GamePosition
 from game.options import OptionError, Options
 from game.registry import DEFAULT, kind_named
+from game.surface import (
+    InvalidPositionError,
+)
 from game.views.common import HtmxHttpRequest, to_game, too_many
 from game.views.review import POSITION_IMAGE_SECONDS, png
 from kit import limits

@@ -13,10 +13,14 @@ from django.templatetags.static import static
 from game.boards import SquareBoard
 from game.drawing import RowNumber, row_numbers
 from game.fragments import Fragments, drawn_by
-from game.grid import Color, InvalidMoveError, Outcome
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
 from game.sides import Sides
+from game.surface import (
+    Color,
+    InvalidMoveError,
+    Outcome,
+)
 from tests.third_game.engine import BOARD, END_LINE, SIDE_NAMES, Move, Position, parse_move
 
 __all__ = ["Board", "Cell", "announcement", "describe", "draw_board", "why"]

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from game.boards import SquareBoard
-from game.grid import (
+from game.options import Choice, OnOff, Options
+from game.sides import Sides
+from game.surface import (
     COLORS,
     Color,
     IllegalMoveError,
@@ -28,8 +30,6 @@ from game.grid import (
     PositionBase,
     move_splitter,
 )
-from game.options import Choice, OnOff, Options
-from game.sides import Sides
 
 __all__ = [
     "BOARD",

@@ -8,7 +8,6 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from game.grid import COLORS, Color
 from game.picturing import (
     BACKGROUND,
     draw_grid,
@@ -20,6 +19,10 @@ from game.picturing import (
     sprite,
 )
 from game.sides import Sides
+from game.surface import (
+    COLORS,
+    Color,
+)
 from tests.third_game.engine import BOARD, ENDS, SIDE_NAMES, Position
 
 __all__ = ["board_png"]

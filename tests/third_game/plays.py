@@ -14,9 +14,11 @@ from django.conf import settings
 from django.test import Client
 
 from game import computer, play
-from game.grid import InvalidPositionError
 from game.models import Analysis, Game
 from game.registry import KINDS, find_kind
+from game.surface import (
+    InvalidPositionError,
+)
 from tests.third_game.engine import Position, Rules
 
 pytestmark = pytest.mark.django_db

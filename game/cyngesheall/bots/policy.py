@@ -28,7 +28,12 @@ from game.cyngesheall import engine
 from game.cyngesheall.engine import BETWEEN, PINCERS, Position
 from game.cyngesheall.notation import MOVES, Move
 from game.cyngesheall.rules import QUIET_LIMIT
-from game.grid import COL_A, FULL, NUM_SQUARES, SIZE
+from game.grid import (
+    COL_A,
+    FULL,
+    NUM_SQUARES,
+    SIZE,
+)
 
 __all__ = [
     "capture_squares",

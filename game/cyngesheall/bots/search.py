@@ -39,8 +39,10 @@ from game.cyngesheall.bots.policy import (
 )
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import Move
-from game.grid import Color
 from game.mcts import LOST, WON, Knowledge, Node, best_child, grow
+from game.surface import (
+    Color,
+)
 
 __all__ = [
     "Node",

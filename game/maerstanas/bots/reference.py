@@ -19,10 +19,12 @@ from __future__ import annotations
 import random
 import time
 
-from game.grid import Color
 from game.maerstanas.bots.search import mcts
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move, Stone
+from game.surface import (
+    Color,
+)
 
 
 def weight(position: Position, move: Move) -> int:

@@ -34,13 +34,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from game.grid import FULL, SQUARES, Color, lister
+from game.grid import (
+    FULL,
+    SQUARES,
+    lister,
+)
 
 # The bitboards serve the playout, the hot loop.
 from game.maerstanas.bitboards import THUNDER_BIT, WODEN_BIT, points
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import PASS, Move, Stone
 from game.mcts import Knowledge, Node, grow
+from game.surface import (
+    Color,
+)
 from game.thinking import most_visited
 
 _square_list = lister(SQUARES)  # the squares of a mask's set bits, a row at a time
