@@ -68,17 +68,35 @@ COLORS = (Color.DARK, Color.LIGHT)
 
 class Outcome(NamedTuple):
     """How a game ended by its rules, as ``Position.outcome()`` says (python-chess's
-    ``Outcome``): ``result`` is ``"dark"``, ``"light"``, ``"tie"`` (Mǽrstánas) or ``"draw"``
-    (Cyngesheall); ``reason`` is
-    the game's own name for the end (``"no-moves"`` in Mǽrstánas)."""
+    ``Outcome``): ``result`` is the winner in the game's own words, ``"dark"`` or
+    ``"light"`` in Mǽrstánas and Cyngesheall, or its word for a game nobody won
+    (``"tie"``, ``"draw"``); ``reason`` is the game's own name for the end
+    (``"no-moves"`` in Mǽrstánas).
+
+    A game whose rule book names its sides otherwise says so in a subclass, which
+    ``winner`` reads to find the seat::
+
+        class Outcome(surface.Outcome):
+            __slots__ = ()
+            FIRST, SECOND = "blue", "red"
+    """
 
     result: str
     reason: str
 
+    # The words of ``result`` for a win by the side that moves first (the dark seat)
+    # and by the other (the light seat).
+    FIRST = Color.DARK.value
+    SECOND = Color.LIGHT.value
+
     @property
     def winner(self) -> Color | None:
-        """The side that won, or None on a tie or a draw."""
-        return Color(self.result) if self.result in COLORS else None
+        """The seat of the side that won, or None when nobody won."""
+        if self.result == self.FIRST:
+            return Color.DARK
+        if self.result == self.SECOND:
+            return Color.LIGHT
+        return None
 
 
 M = TypeVar("M")
