@@ -12,6 +12,8 @@ Cyngesheall's figures follow Mǽrstánas's, measured the same way: random games
 through its public API (``game.cyngesheall.Position``), then its search's guided
 playouts (``game.cyngesheall.bots.policy.playout``, cut off and judged after
 ``PLAYOUT_PLIES`` plies) and MCTS iterations from its start position.
+
+7-4-1776's follow: random games through its public API (``game.seven_four.Position``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from game.cyngesheall.bots import policy as cyngesheall_policy
 from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
 from game.maerstanas.bots import search
+from game.seven_four import Position as SevenFourPosition
 
 
 def playout(rules: Rules, rng: random.Random) -> Position:
@@ -109,6 +112,24 @@ def measure_cyngesheall_search(seconds: float, seed: int) -> tuple[float, float]
     return playout_rate, iterations / (time.perf_counter() - started)
 
 
+def measure_seven_four(seconds: float, seed: int) -> tuple[float, float]:
+    """7-4-1776's random games a second through the public API, and their mean plies."""
+    rng = random.Random(seed)
+    games = plies = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        for _ in range(10):
+            pos = SevenFourPosition.start()
+            while not pos.is_over:
+                pos = pos.play(rng.choice(pos.legal_moves()))
+            plies += pos.ply
+        games += 10
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - started), plies / games
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print playouts per second for each rule set (best and median of the rounds)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -153,6 +174,13 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{'cyngesheall':20} {statistics.median(playouts):8,.0f} guided playouts/s, "
         f"{statistics.median(iterations):8,.0f} MCTS iterations/s (search, median)"
+    )
+    rounds = [measure_seven_four(args.seconds, args.seed + n) for n in range(args.rounds)]
+    rates = [rate for rate, _ in rounds]
+    print(
+        f"{'7-4-1776':20} {max(rates):8,.0f} playouts/s best, "
+        f"{statistics.median(rates):8,.0f} median "
+        f"({args.rounds}×{args.seconds:g}s, {rounds[-1][1]:.1f} plies a game)"
     )
 
 
