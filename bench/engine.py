@@ -13,7 +13,10 @@ through its public API (``game.cyngesheall.Position``), then its search's guided
 playouts (``game.cyngesheall.bots.policy.playout``, cut off and judged after
 ``PLAYOUT_PLIES`` plies) and MCTS iterations from its start position.
 
-7-4-1776's follow: random games through its public API (``game.seven_four.Position``).
+7-4-1776's follow: random games through its public API (``game.seven_four.Position``),
+then the strongest level's search (``game.seven_four.bots.search``): its iterations a
+second, each with one cut-off playout, as the level runs them (collector paused), from
+the start and from the rule book's mid-game position.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
 from game.maerstanas.bots import search
 from game.seven_four import Position as SevenFourPosition
+from game.seven_four.bots import search as seven_four_search
+from game.seven_four.perft import MID_GAME as SEVEN_FOUR_MID_GAME
+from game.thinking import without_collector
 
 
 def playout(rules: Rules, rng: random.Random) -> Position:
@@ -130,6 +136,22 @@ def measure_seven_four(seconds: float, seed: int) -> tuple[float, float]:
             return games / (now - started), plies / games
 
 
+def measure_seven_four_search(seconds: float, seed: int) -> float:
+    """The playouts a second of 7-4-1776's strongest level: its search's iterations,
+    half the time from the start, half from the mid-game position."""
+    rng = random.Random(seed)
+    iterations = 0
+    spent = 0.0
+    for moves in ((), SEVEN_FOUR_MID_GAME):
+        position = SevenFourPosition.replay(moves)
+        with without_collector():
+            started = time.perf_counter()
+            _, done = seven_four_search.search_tree(position, rng, deadline=started + seconds / 2)
+            spent += time.perf_counter() - started
+        iterations += done
+    return iterations / spent
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print playouts per second for each rule set (best and median of the rounds)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -181,6 +203,11 @@ def main(argv: list[str] | None = None) -> None:
         f"{'7-4-1776':20} {max(rates):8,.0f} playouts/s best, "
         f"{statistics.median(rates):8,.0f} median "
         f"({args.rounds}×{args.seconds:g}s, {rounds[-1][1]:.1f} plies a game)"
+    )
+    rates = [measure_seven_four_search(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(
+        f"7-4-1776 search: {statistics.median(rates):,.0f} playouts a second "
+        "(the strongest level's iterations, each a cut-off playout; median)"
     )
 
 

@@ -141,6 +141,9 @@ RAYS = tuple(
 )
 
 
+_SQUARES = range(SIZE * SIZE)
+
+
 def landings(origin: int, own: int, occupied: int) -> int:
     """Where the lone stone on ``origin`` may slide: the empty squares it reaches along
     a line over empty squares only, next to another lone stone of ``own``.
@@ -339,13 +342,23 @@ class Position(PositionBase):
         if self._end is not None:
             return []
         occupied = self._blue | self._red
-        moves = [DROPS[square] for square in squares_of(FULL & ~occupied)]
+        moves = [DROPS[square] for square in _SQUARES if not occupied >> square & 1]
         own = self._red if self._turn else self._blue
         lone = lone_stones(own)
         if lone & (lone - 1):  # a slide needs two lone stones
-            for origin in squares_of(lone):
+            rest = lone
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                origin = low.bit_length() - 1
+                near = neighbours(lone ^ low)
                 row = SLIDES[origin]
-                moves.extend(row[target] for target in squares_of(landings(origin, own, occupied)))
+                for ray in RAYS[origin]:
+                    for target in ray:
+                        if occupied >> target & 1:
+                            break
+                        if near >> target & 1:
+                            moves.append(row[target])
         return moves
 
     def legal_moves(self) -> list[Move]:
