@@ -212,6 +212,16 @@ class GameKind:
     # name) and a game nobody won (``game.sides``).
     sides: Sides = DARK_AND_LIGHT
 
+    def outcome(self, position: GamePosition) -> Outcome | None:
+        """How the rules ended ``position``'s game, in the words the site stores and the
+        API sends whatever the game calls its sides: the winner's seat (``"dark"``,
+        ``"light"``) or the kind's word for a game nobody won; None while it goes on."""
+        found = position.outcome()
+        if found is None:
+            return None
+        winner = found.winner
+        return Outcome(winner.value if winner else self.sides.no_winner, found.reason)
+
     @property
     def examples(self) -> str:
         """The example moves in words: ``"E4", "T E4" or "W E4"``."""

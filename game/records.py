@@ -154,7 +154,7 @@ def _ending(kind: GameKind, position: GamePosition, result: str, end: str) -> tu
     ends = (*kind.ends, *WON_OUTSIDE_RULES, ABORTED)
     if end not in ("", *ends):
         raise RecordError(f"end: {end!r} is not {', '.join(ends[:-1])} or {ends[-1]}")
-    outcome = position.outcome()
+    outcome = kind.outcome(position)
     if outcome is not None:
         if end in (*WON_OUTSIDE_RULES, ABORTED):
             words = kind.ends[outcome.reason]

@@ -47,6 +47,52 @@ def test_sides_name_each_seat_and_the_results():
         BLUE_AND_RED.name("purple")
 
 
+class BlueRedOutcome(Outcome):
+    """An engine's ending in a rule book's words for its sides."""
+
+    __slots__ = ()
+    FIRST, SECOND = "blue", "red"
+
+
+class Ended:
+    """A finished position as far as ``GameKind.outcome`` reads one."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        self._outcome = outcome
+
+    def outcome(self) -> Outcome:
+        return self._outcome
+
+
+def test_a_side_is_found_by_its_seat_or_the_kinds_word_for_it():
+    assert BLUE_AND_RED.seat("blue") is BLUE_AND_RED.seat("dark") is Color.DARK
+    assert BLUE_AND_RED.seat("Red") is BLUE_AND_RED.seat(Color.LIGHT) is Color.LIGHT
+    assert BLUE_AND_RED.name("red") == "Red"
+    assert BLUE_AND_RED.result_text("blue") == "Blue wins"
+    assert BLUE_AND_RED.verdict("red") == "red wins"
+    with pytest.raises(ValueError, match="Blue or Red"):
+        BLUE_AND_RED.seat("white")
+
+
+def test_an_outcome_in_the_games_words_names_the_winners_seat():
+    assert BlueRedOutcome("blue", "board-full").winner is Color.DARK
+    assert BlueRedOutcome("red", "board-full").winner is Color.LIGHT
+    assert BlueRedOutcome("draw", "equal-groups").winner is None
+    assert BlueRedOutcome("dark", "board-full").winner is None  # not this game's word
+    assert Outcome("light", "no-moves").winner is Color.LIGHT
+    assert Outcome("tie", "no-moves").winner is None
+
+
+def test_a_kind_says_an_engines_ending_in_the_words_the_site_stores():
+    kind = dataclasses.replace(MAERSTANAS, sides=Sides("Blue", "Red", no_winner="draw"))
+    assert kind.outcome(Ended(BlueRedOutcome("red", "board-full"))) == ("light", "board-full")
+    assert kind.outcome(Ended(BlueRedOutcome("draw", "equal-groups"))) == (
+        "draw",
+        "equal-groups",
+    )
+    assert MAERSTANAS.outcome(Position.start(Rules())) is None
+
+
 def test_the_two_games_keep_dark_and_light_and_their_own_word_for_no_winner():
     assert MAERSTANAS.sides == DARK_AND_LIGHT
     assert (MAERSTANAS.sides.first, MAERSTANAS.sides.second) == ("Dark", "Light")
