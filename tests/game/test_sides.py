@@ -173,6 +173,31 @@ def test_a_record_of_a_kind_with_other_sides_reads_its_players_back(client, blue
     assert '<strong title="Blue">Ann</strong> vs <strong title="Red">Bo</strong>' in page
 
 
+def test_a_records_result_names_the_winner_in_the_kinds_words(blue_and_red):
+    resigned = records.make_record(rules=Rules(), moves=["D4"], result="light", end="resigned")
+    assert '[Result "red"]' in resigned.text
+    again = records.read_record(resigned.text)
+    assert (again.result, again.end) == ("light", "resigned")
+    # A record written before the kind named its sides says the seat: read alike.
+    older = resigned.text.replace('[Result "red"]', '[Result "light"]')
+    assert records.read_record(older).result == "light"
+    with pytest.raises(records.RecordError, match="'purple' is not blue, red, tie or"):
+        records.read_record('[Result "purple"]\n\nD4')
+    with pytest.raises(records.RecordError, match="the result says blue, but the game goes on"):
+        records.read_record('[Result "blue"]\n\nD4')
+
+
+def test_a_records_last_line_is_read_whatever_the_kind_calls_its_sides():
+    body = "1. D4 2. E4"
+    for line in (
+        "Blue wins: board full, red cannot move",
+        "Blue 4+4, Red 4+3+1 — Blue wins: next largest group",
+        "Draw: equal groups",
+    ):
+        assert records._result_line(f"{body}\n{line}\n") == (body, line)
+    assert records._result_line(f"{body}\n3. F4\n") == (f"{body}\n3. F4\n", None)
+
+
 @pytest.mark.django_db
 def test_the_lobby_says_which_side_you_play_in_the_kinds_words(blue_and_red):
     challenge = Challenge(kind="maerstanas", color=Challenge.Color.DARK)
