@@ -6,6 +6,8 @@ a form offers what the kind's codec reads, with its labels and defaults.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django import forms
 
 from game.kinds import GameKind
@@ -205,3 +207,27 @@ def forms_of_kinds(form: NewGameForm | forms.Form) -> dict[str, forms.Form]:
         kind.name: form if kind is form.kind else type(form)(data, kind=kind)
         for kind in KINDS.values()
     }
+
+
+class GameChoiceForm(forms.Form):
+    """The choice of game alone, for a page that reads the rest itself (the import
+    page: a record's header names its game and rules)."""
+
+    game = choice_field("game", kind_choices(), initial=DEFAULT.name, required=False)
+
+
+def option_choices(kind: GameKind, data: Mapping[str, str]) -> list[tuple[str, str, str, bool]]:
+    """Each of ``kind``'s options as radio buttons that send its words, ``on`` or
+    ``off`` for a switch (the import page reads what is not sent as the default):
+    ``(name, value, label, checked)``, checked as ``data`` says or by default."""
+    radios = []
+    for option in kind.rules.OPTIONS:
+        if isinstance(option, OnOff):
+            values = [("on", f"{option.label} on"), ("off", f"{option.label} off")]
+            default = "on" if option.default else "off"
+        else:
+            values = [(value, f"{option.label}: {label}") for value, label in option.choices]
+            default = option.default
+        sent = data.get(option.name, default)
+        radios += [(option.name, value, label, value == sent) for value, label in values]
+    return radios

@@ -211,6 +211,19 @@ class GameKind:
     # What its rule book calls its sides (the ``dark`` seat moves first, whatever its
     # name) and a game nobody won (``game.sides``).
     sides: Sides = DARK_AND_LIGHT
+    # A position text that tells the game at a glance among the others (the home page's
+    # choice of game shows it as a small board); "" for its start.
+    showcase: str = ""
+
+    def outcome(self, position: GamePosition) -> Outcome | None:
+        """How the rules ended ``position``'s game, in the words the site stores and the
+        API sends whatever the game calls its sides: the winner's seat (``"dark"``,
+        ``"light"``) or the kind's word for a game nobody won; None while it goes on."""
+        found = position.outcome()
+        if found is None:
+            return None
+        winner = found.winner
+        return Outcome(winner.value if winner else self.sides.no_winner, found.reason)
 
     @property
     def examples(self) -> str:

@@ -4,7 +4,7 @@ Every account starts at ``START``; after a rated game each side's rating moves b
 ``K`` times the difference between its score (1 a win, 0.5 a tie, 0 a loss) and the
 score expected of it, ``1 / (1 + 10 ** ((opponent - player) / 400))``. Ratings keep
 their decimals and are shown rounded. The author's text mistypes the tie's formula;
-this is the standard one, which gives his own worked examples (``tests/test_ratings.py``).
+this is the standard one, which gives his own worked examples (``tests/players/test_ratings.py``).
 
 Plain Python: no Django, no clock, no database.
 """

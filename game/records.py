@@ -59,7 +59,6 @@ __all__ = [
 MAX_BYTES = 64 * 1024
 MAX_PLIES = 500
 
-RESULTS = ("dark", "light", "tie", "draw")
 RESIGNED = "resigned"
 # Ends outside the rules: a resignation or a timeout has a winner; an abort none.
 TIMEOUT = "timeout"
@@ -80,7 +79,10 @@ _SCORE_LINE = re.compile(r"dark ?:? ?(\d+) ?[,;]? ?light ?:? ?(\d+) ?\.?\Z", re.
 # A result line, which ends a record of a game whose rules end it by a result, not a
 # score (Cyngesheall's "Dark wins: king captured"): the kind writes it
 # (``GameKind.final_line``), and the reader checks it against the moves.
-_RESULT_LINE = re.compile(r"(?:dark wins|light wins|draw) ?:[^\n]*\Z", re.IGNORECASE)
+# "Blue 4+4, Red 4+3+1 — Blue wins: next largest group" too: a side's win or a draw,
+# then a colon, anywhere on the line. Only a word's start may begin a match, and a
+# word is read once from there, so the search is linear in the line.
+_RESULT_LINE = re.compile(r"\b(?:[a-z]+ wins|draw|tie) ?:", re.IGNORECASE)
 
 
 class RecordError(ValueError):
@@ -149,33 +151,36 @@ def make_record(
 
 def _ending(kind: GameKind, position: GamePosition, result: str, end: str) -> tuple[str, str]:
     """The result and end a record's last position allows, or ``RecordError``."""
-    if result not in ("", *RESULTS):
-        raise RecordError(f"result: {result!r} is not dark, light, tie, draw or *")
+    if result not in ("", Color.DARK, Color.LIGHT, kind.sides.no_winner):
+        first, second = kind.sides.word("dark"), kind.sides.word("light")
+        nobody = kind.sides.no_winner
+        raise RecordError(f"result: {result!r} is not {first}, {second}, {nobody} or *")
     ends = (*kind.ends, *WON_OUTSIDE_RULES, ABORTED)
     if end not in ("", *ends):
         raise RecordError(f"end: {end!r} is not {', '.join(ends[:-1])} or {ends[-1]}")
-    outcome = position.outcome()
+    outcome = kind.outcome(position)
     if outcome is not None:
         if end in (*WON_OUTSIDE_RULES, ABORTED):
             words = kind.ends[outcome.reason]
             raise RecordError(f"the game cannot end {_HOW[end]}: {words[:1].lower()}{words[1:]}")
         if result and result != outcome.result:
-            raise RecordError(
-                f"the result says {result}, but the moves end the game: {outcome.result}"
-            )
+            said, ended = _said(kind, result), _said(kind, outcome.result)
+            raise RecordError(f"the result says {said}, but the moves end the game: {ended}")
         return outcome.result, outcome.reason
     if end in kind.ends:
         raise RecordError("the game did not end: after the last move there are moves to play")
     if end in WON_OUTSIDE_RULES:
-        if result not in ("dark", "light"):
-            raise RecordError(f"a game ended {_HOW[end]} has a winner: dark or light")
+        if result not in (Color.DARK, Color.LIGHT):
+            first, second = kind.sides.word("dark"), kind.sides.word("light")
+            raise RecordError(f"a game ended {_HOW[end]} has a winner: {first} or {second}")
         return result, end
     if end == ABORTED:
         if result:
             raise RecordError("an aborted game has no result: say *")
         return "", end
     if result:
-        raise RecordError(f"the result says {result}, but the game goes on: say how it ended")
+        said = _said(kind, result)
+        raise RecordError(f"the result says {said}, but the game goes on: say how it ended")
     return "", ""
 
 
@@ -186,7 +191,7 @@ def write_record(record: Record) -> str:
     tags = [*record.tags, *variant, *record.rules.to_tags()]
     if not record.kind.is_start(record.start):
         tags.append(("Position", record.start.to_text()))
-    tags.append(("Result", record.result or "*"))
+    tags.append(("Result", _said(kind, record.result) or "*"))
     if record.end:
         tags.append(("End", record.end))
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
@@ -194,6 +199,24 @@ def write_record(record: Record) -> str:
     lines.extend(_numbered(record.moves))
     lines.append(kind.final_line(record.final))
     return "\n".join(lines) + "\n"
+
+
+def _said(kind: GameKind, result: str) -> str:
+    """A stored result as the record says it: the winner in the kind's words
+    (``blue``), or its word for a game nobody won; "" for none."""
+    if result in (Color.DARK, Color.LIGHT):
+        return kind.sides.word(result)
+    return result
+
+
+def _stored(kind: GameKind, said: str) -> str:
+    """A record's result as the site stores it: a side named in the kind's words or by
+    its seat (``dark``, as records said before each game named its sides) is that seat;
+    the word for nobody winning, or anything else, is kept for ``_ending`` to judge."""
+    try:
+        return kind.sides.seat(said).value
+    except ValueError:
+        return said
 
 
 def _numbered(moves: Sequence[str]) -> list[str]:
@@ -244,7 +267,7 @@ def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAUL
         rules=rules,
         moves=moves,
         start=start,
-        result="" if result == "*" else result,
+        result="" if result == "*" else _stored(kind_of(rules), result),
         end=tags.get("End", "").strip().lower(),
         tags=tags.items(),
     )
@@ -298,7 +321,7 @@ def _result_line(body: str) -> tuple[str, str | None]:
     """The moves without the result line at their end, and that line ("Draw: …")."""
     before, _, last = body.rstrip().rpartition("\n")
     flat = " ".join(last.split())
-    if _RESULT_LINE.match(flat) is None:
+    if _RESULT_LINE.search(flat) is None:
         return body, None
     return before, flat
 

@@ -35,10 +35,22 @@ class Sides:
     second: str = "Light"
     no_winner: str = "tie"
 
+    def seat(self, side: Color | str) -> Color:
+        """The seat of ``side``, named by its seat (``"dark"``) or in the kind's own
+        words, as its engine's ``outcome()`` says them (``"blue"``, ``"Red"``).
+        Raises ``ValueError`` for what is no side."""
+        word = str(side).lower()
+        if word in (Color.DARK, self.first.lower()):
+            return Color.DARK
+        if word in (Color.LIGHT, self.second.lower()):
+            return Color.LIGHT
+        raise ValueError(f"{side!r} is no side: {self.first} or {self.second}")
+
     def name(self, color: Color | str) -> str:
-        """The side of the ``color`` seat as a sentence starts it: ``"Dark"``, ``"Blue"``.
-        Raises ``ValueError`` for what is no seat."""
-        return self.first if Color(color) is Color.DARK else self.second
+        """The side of the ``color`` seat (or of a side named in the kind's words) as a
+        sentence starts it: ``"Dark"``, ``"Blue"``. Raises ``ValueError`` for what is
+        no side."""
+        return self.first if self.seat(color) is Color.DARK else self.second
 
     def word(self, color: Color | str) -> str:
         """The side of the ``color`` seat inside a sentence: ``"dark"``, ``"blue"``."""

@@ -193,7 +193,7 @@ def mover_chances(best: Node) -> float:
     move at a playout's start does better than it would in a real game: taken alone,
     the first made each Mǽrstánas estimate lean some 9 points towards whoever was to
     move, so the graph of a quiet game saw-toothed by 15 to 30 points. Half and half,
-    each start counts once, and consecutive estimates agree (``tests/test_analysis.py``).
+    each start counts once, and consecutive estimates agree (``tests/game/test_analysis.py``).
     """
     if not best.visits:
         return 0.5

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from game import play, seats
 from game.forms import forms_of_kinds
+from game.miniature import game_choices
 from game.registry import KINDS, kind_named
 from game.views.common import (
     SeeOther,
@@ -60,6 +61,7 @@ def _lobby(request: HttpRequest, form: ChallengeForm, error: str = "", status: i
     context = {
         "form": form,
         "rules_forms": forms_of_kinds(form),
+        "game_choices": game_choices(form["game"]),
         "kinds": list(KINDS.values()),
         "rows": rows,
         "viewer": viewer,
@@ -214,6 +216,7 @@ def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
     context = {
         "form": form,
         "rules_forms": forms_of_kinds(form),
+        "game_choices": game_choices(form["game"]),
         "kinds": list(KINDS.values()),
         "player": player,
     }

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from asgiref.sync import sync_to_async
@@ -28,11 +27,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from game import clocks, hooks, people
-from game.fragments import drawn_by
 from game.kinds import GameKind
+from game.miniature import MiniBoard, mini_board
 from game.models import Game, Seat
-from game.options import Options
-from game.registry import KINDS, find_kind, named_apart
+from game.registry import KINDS, named_apart
 from game.surface import (
     Color,
 )
@@ -74,37 +72,6 @@ def watched_games() -> QuerySet[Game]:
         .filter(Q(mode=Game.Mode.FRIEND) | (Q(mode=Game.Mode.COMPUTER) & against_the_strongest))
         .order_by("-updated", "-pk")
     )
-
-
-@drawn_by("lobby/_mini_board.html", "board")
-class MiniBoard(NamedTuple):
-    """A small picture of a position in markup: each square's stone as a class
-    (``dark-stone``, ``light-thunder``; "" for an empty one), read as ``label``."""
-
-    squares: tuple[str, ...]
-    label: str
-    game: str  # whose stylesheet lays it out
-
-
-@lru_cache(maxsize=1024)
-def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
-    """The small board of the position ``text`` of a game of that kind and rules."""
-    kind = find_kind(kind_name)
-    position = kind.from_text(text, rules)
-    squares, stones = [], {Color.DARK.value: 0, Color.LIGHT.value: 0}
-    for cell in kind.drawing.draw_board(position).squares:
-        if hasattr(cell, "color"):  # not a row's number
-            # A game with one kind of piece need not name it on each square.
-            piece = getattr(cell, "kind", "") or kind.noun
-            squares.append(f"{cell.color}-{piece}" if cell.color else "")
-            if cell.color:
-                stones[cell.color] += 1
-    dark, light = (
-        f"{n} {kind.sides.word(side)} {kind.noun if n == 1 else kind.nouns}"
-        for side, n in stones.items()
-    )
-    label = f"The board: {dark}, {light}"
-    return MiniBoard(tuple(squares), label, kind.name)
 
 
 class Side(NamedTuple):

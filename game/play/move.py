@@ -91,7 +91,7 @@ def _record(game: Game, before: GamePosition, position: GamePosition) -> None:
         log_moves(game, played)
     except IntegrityError:
         raise StaleMove("the board changed since you saw it: look again") from None
-    if (outcome := position.outcome()) is not None:
+    if (outcome := game.game_kind.outcome(position)) is not None:
         changed += finish(game, outcome)
     if game.takeback_by:  # a move answers a takeback request: it lapses
         game.takeback_by = ""

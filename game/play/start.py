@@ -152,7 +152,7 @@ def import_game(
     game.tags = dict(tags or {})
     game.took_seats((), new=True)  # nobody holds an imported game's seats
     with transaction.atomic():
-        outcome = position.outcome()
+        outcome = kind_of(rules).outcome(position)
         if outcome is None and end in Game.OTHER_ENDS:
             outcome = Outcome(result, end)
         if outcome is not None:

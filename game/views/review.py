@@ -15,8 +15,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from game import computer, play, records, seats
-from game.forms import ContinueForm
+from game.forms import ContinueForm, GameChoiceForm, option_choices
 from game.kinds import GamePosition
+from game.miniature import game_choices
 from game.models import Game
 from game.options import OptionError
 from game.pages import (
@@ -28,7 +29,7 @@ from game.pages import (
     game_urls,
     position_keys,
 )
-from game.registry import DEFAULT, KINDS, kind_named
+from game.registry import KINDS, kind_named
 from game.trying import LineError, line_url, play_line, split_line, try_page
 from game.views.common import (
     HtmxHttpRequest,
@@ -212,17 +213,21 @@ MAX_RECORD_BYTES = 64 * 1024
 def import_record(request: HttpRequest) -> HttpResponse:
     """Paste or upload a record (or a bare list of moves) and replay it as a game, kept
     in this browser's "My games"."""
+    kind = kind_named(request.POST.get("game"))
     context: dict[str, object] = {
         "text": "",
         "error": "",
-        "kinds": KINDS.values(),
-        "chosen": DEFAULT,
+        "game_choices": game_choices(GameChoiceForm(initial={"game": kind.name})["game"]),
+        "rule_choices": [
+            (each, option_choices(each, request.POST if each is kind else {}))
+            for each in KINDS.values()
+            if each.rules.OPTIONS
+        ],
     }
     if request.method != "POST":
         return render(request, "game/import.html", context)
     text = request.POST.get("record", "")
     upload = request.FILES.get("file")
-    kind = context["chosen"] = kind_named(request.POST.get("game"))
     try:
         rules = kind.rules.from_mapping(request.POST)
         if upload is not None and upload.size:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from game import play, seats
 from game.forms import NewGameForm, forms_of_kinds
 from game.kinds import GameKind
+from game.miniature import game_choices
 from game.pages import arena_ratings, my_game_lines
 from game.registry import DEFAULT, KINDS, find_kind, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
@@ -60,11 +61,11 @@ def _kind_asked(name: str | None) -> GameKind:
 
 
 def _home_context(form: NewGameForm) -> dict[str, object]:
-    # Each choice of game beside its kind, whose words say what the game is.
-    game_choices = [(choice, find_kind(choice.data["value"])) for choice in form["game"]]
     return {
         "form": form,
-        "game_choices": game_choices,
+        # Each choice of game beside its kind, whose words and small board say
+        # which game it is.
+        "game_choices": game_choices(form["game"]),
         "default": DEFAULT,
         "kinds": list(KINDS.values()),
         # Every game's levels are offered, each game's apart; one level is checked.

@@ -1,6 +1,6 @@
 """Three in a row through the site, under the settings that add it
 (``tests.third_game.settings``): the home form, the game page's form posts, the API
-and the record. ``tests/test_third_game.py`` runs this file in a process of its own;
+and the record. ``tests/game/test_third_game.py`` runs this file in a process of its own;
 pytest collects it only when named (it is no ``test_*.py``)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 the priors of moves and the playout policy. The tree (``search``) asks these of each
 position it adds; they work on the engine's bitboards (``Position``'s ``_dark``,
 ``_light``, ``_kings``, ``_commanders``, ``_turn``), not on positions, and
-tests/test_cyngesheall_bots.py checks that they follow the rules as ``Position.play`` does.
+tests/cyngesheall/test_bots.py checks that they follow the rules as ``Position.play`` does.
 
 The playouts are guided and short. Cyngesheall's random games are long (150 plies,
 mostly drawn by the 60-ply rule) and say little, so each ply the side to move wins if

@@ -149,7 +149,7 @@ def playout(position: Position, rng: random.Random, samples: int, *, uniform: bo
 
     This is the search's hot loop, so it works on the engine's bitboards (the
     ``Position`` internals) instead of making a ``Position`` and a move list each
-    ply; tests/test_bots.py checks that it follows the rules as ``Position.play`` does.
+    ply; tests/maerstanas/test_bots.py checks that it follows the rules as ``Position.play`` does.
     """
     rules = position._rules
     geometry = position._geometry

@@ -66,7 +66,7 @@ from tests.support.games import hotseat
 
 pytestmark = pytest.mark.django_db
 
-CORPUS = Path(__file__).parent / "data" / "hostile_requests.json"
+CORPUS = Path(__file__).parents[1] / "data" / "hostile_requests.json"
 CASES: list[dict[str, Any]] = json.loads(CORPUS.read_text(encoding="utf-8"))
 
 ACTORS = {

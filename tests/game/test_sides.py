@@ -47,6 +47,52 @@ def test_sides_name_each_seat_and_the_results():
         BLUE_AND_RED.name("purple")
 
 
+class BlueRedOutcome(Outcome):
+    """An engine's ending in a rule book's words for its sides."""
+
+    __slots__ = ()
+    FIRST, SECOND = "blue", "red"
+
+
+class Ended:
+    """A finished position as far as ``GameKind.outcome`` reads one."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        self._outcome = outcome
+
+    def outcome(self) -> Outcome:
+        return self._outcome
+
+
+def test_a_side_is_found_by_its_seat_or_the_kinds_word_for_it():
+    assert BLUE_AND_RED.seat("blue") is BLUE_AND_RED.seat("dark") is Color.DARK
+    assert BLUE_AND_RED.seat("Red") is BLUE_AND_RED.seat(Color.LIGHT) is Color.LIGHT
+    assert BLUE_AND_RED.name("red") == "Red"
+    assert BLUE_AND_RED.result_text("blue") == "Blue wins"
+    assert BLUE_AND_RED.verdict("red") == "red wins"
+    with pytest.raises(ValueError, match="Blue or Red"):
+        BLUE_AND_RED.seat("white")
+
+
+def test_an_outcome_in_the_games_words_names_the_winners_seat():
+    assert BlueRedOutcome("blue", "board-full").winner is Color.DARK
+    assert BlueRedOutcome("red", "board-full").winner is Color.LIGHT
+    assert BlueRedOutcome("draw", "equal-groups").winner is None
+    assert BlueRedOutcome("dark", "board-full").winner is None  # not this game's word
+    assert Outcome("light", "no-moves").winner is Color.LIGHT
+    assert Outcome("tie", "no-moves").winner is None
+
+
+def test_a_kind_says_an_engines_ending_in_the_words_the_site_stores():
+    kind = dataclasses.replace(MAERSTANAS, sides=Sides("Blue", "Red", no_winner="draw"))
+    assert kind.outcome(Ended(BlueRedOutcome("red", "board-full"))) == ("light", "board-full")
+    assert kind.outcome(Ended(BlueRedOutcome("draw", "equal-groups"))) == (
+        "draw",
+        "equal-groups",
+    )
+    assert MAERSTANAS.outcome(Position.start(Rules())) is None
+
+
 def test_the_two_games_keep_dark_and_light_and_their_own_word_for_no_winner():
     assert MAERSTANAS.sides == DARK_AND_LIGHT
     assert (MAERSTANAS.sides.first, MAERSTANAS.sides.second) == ("Dark", "Light")
@@ -125,6 +171,31 @@ def test_a_record_of_a_kind_with_other_sides_reads_its_players_back(client, blue
     assert game.imported_players == ("Ann", "Bo")
     page = client.get(f"/g/{game.public_id}/").content.decode()
     assert '<strong title="Blue">Ann</strong> vs <strong title="Red">Bo</strong>' in page
+
+
+def test_a_records_result_names_the_winner_in_the_kinds_words(blue_and_red):
+    resigned = records.make_record(rules=Rules(), moves=["D4"], result="light", end="resigned")
+    assert '[Result "red"]' in resigned.text
+    again = records.read_record(resigned.text)
+    assert (again.result, again.end) == ("light", "resigned")
+    # A record written before the kind named its sides says the seat: read alike.
+    older = resigned.text.replace('[Result "red"]', '[Result "light"]')
+    assert records.read_record(older).result == "light"
+    with pytest.raises(records.RecordError, match="'purple' is not blue, red, tie or"):
+        records.read_record('[Result "purple"]\n\nD4')
+    with pytest.raises(records.RecordError, match="the result says blue, but the game goes on"):
+        records.read_record('[Result "blue"]\n\nD4')
+
+
+def test_a_records_last_line_is_read_whatever_the_kind_calls_its_sides():
+    body = "1. D4 2. E4"
+    for line in (
+        "Blue wins: board full, red cannot move",
+        "Blue 4+4, Red 4+3+1 — Blue wins: next largest group",
+        "Draw: equal groups",
+    ):
+        assert records._result_line(f"{body}\n{line}\n") == (body, line)
+    assert records._result_line(f"{body}\n3. F4\n") == (f"{body}\n3. F4\n", None)
 
 
 @pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 from game import api
 from maerstanas_site import guard
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "DESIGN.md"]
 
 

@@ -17,7 +17,7 @@ from django.conf import settings
 
 from game.registry import KINDS
 
-FOLDER = Path(__file__).with_name("third_game")
+FOLDER = Path(__file__).parents[1] / "third_game"
 
 
 def test_the_third_game_is_no_game_of_the_usual_settings():

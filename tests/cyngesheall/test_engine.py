@@ -2,7 +2,7 @@
 
 One test per rule and per refusal on small diagrams; the notation and the position
 text; move counts (perft) from the start; and random games checked move by move
-against an independent plain model of the rules (``tests/cyngesheall_model.py``).
+against an independent plain model of the rules (``tests/cyngesheall/model.py``).
 
 Diagrams read like the board: rows 1..7 from top to bottom (north is up), columns A..G
 from left to right; ``K C S`` are dark's king, commander and stones, ``k c s`` light's,
@@ -39,7 +39,7 @@ from game.grid import (
     Square,
     parse_square,
 )
-from tests.cyngesheall_model import Model, perft
+from tests.cyngesheall.model import Model, perft
 
 NAMES = [f"{column}{row}" for row in range(1, 8) for column in "ABCDEFG"]
 LETTERS = {
@@ -1099,7 +1099,7 @@ def test_texts_with_fewer_pieces_and_fifty_nine_quiet_plies_are_read():
 
 # --- Move counts --------------------------------------------------------------------------
 
-# Counted by the plain model (tests/cyngesheall_model.py); a position whose game is
+# Counted by the plain model (tests/cyngesheall/model.py); a position whose game is
 # over has no moves, so its branch ends there. The first level is worked out by hand in
 # test_start_has_thirty_seven_moves_counted_by_hand.
 START_PERFT = [37, 1253, 47477, 1709312]

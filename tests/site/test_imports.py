@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # The site's apps and packages, each a folder at the top of the repository.
 APPS = ("kit", "game", "players", "lobby", "chat", "notifications", "maerstanas_site", "bench")

@@ -50,7 +50,7 @@ def test_an_installed_program_lets_its_tests_run(monkeypatch):
 def test_ci_requires_every_tool():
     from pathlib import Path
 
-    ci = (Path(__file__).parents[1] / ".ci" / "run").read_text(encoding="utf-8")
+    ci = (Path(__file__).parents[2] / ".ci" / "run").read_text(encoding="utf-8")
     assert f"export {system.REQUIRE_ALL}=1" in ci
     for package in system.PACKAGES.values():
         assert package in ci

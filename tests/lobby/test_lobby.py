@@ -25,8 +25,8 @@ from kit.live import News
 from lobby import challenges, live, tasks
 from lobby.models import Challenge
 from players.models import Rating
+from tests.players.test_api_tokens import make_token
 from tests.support.accounts import PASSWORD, account, sign_up
-from tests.test_api_tokens import make_token
 
 pytestmark = pytest.mark.django_db
 

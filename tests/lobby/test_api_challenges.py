@@ -30,9 +30,9 @@ from kit.models import Channel
 from lobby import api, challenges
 from lobby.models import Challenge
 from players.models import Account, ApiToken
+from tests.players.test_api_tokens import make_token
 from tests.support.accounts import account
 from tests.support.servers import ROOT, Server, prepare, scratch_database, site_env
-from tests.test_api_tokens import make_token
 
 LIVE_5_3 = {"clock": {"initial": 300, "increment": 3}}
 

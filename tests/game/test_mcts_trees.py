@@ -26,7 +26,7 @@ from game.maerstanas.engine import Position as MaerstanasPosition
 from game.maerstanas.rules import Rules
 from game.thinking import most_visited
 
-RECORDED = json.loads((Path(__file__).parent / "data" / "search_trees.json").read_text())
+RECORDED = json.loads((Path(__file__).parents[1] / "data" / "search_trees.json").read_text())
 PLAYOUTS = 300
 
 MAERSTANAS_WAYS = (

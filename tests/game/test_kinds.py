@@ -18,7 +18,7 @@ from game.options import OptionError
 from game.registry import DEFAULT, KINDS, find_kind, kind_choices, kind_named, kind_of
 from tests.support.exact import RULE_SETS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # --- The registry --------------------------------------------------------------------

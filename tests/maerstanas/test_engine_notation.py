@@ -31,7 +31,7 @@ from game.engine import (
 from game.maerstanas.notation import read_position_text, split_moves, write_position_text
 from tests.support.diagrams import CHECKERBOARD, board
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = [f"{column}{row}" for row in range(1, 8) for column in "ABCDEFG"]
 EMPTY_ROWS = "/".join(["......."] * 7)
 START_TEXT = "......./......./......./......./......./......./....... d TWtw"

@@ -16,8 +16,7 @@ import pytest
 
 from game.cyngesheall import Position
 from game.registry import find_kind
-from tests.support.servers import ARTIFACTS
-from tests.test_browser import (
+from tests.game.test_browser import (
     LIVE_TIMEOUT_MS,
     REFRESH_TIMEOUT_MS,
     api,
@@ -26,6 +25,7 @@ from tests.test_browser import (
     site,
     start_game,
 )
+from tests.support.servers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 

@@ -12,6 +12,8 @@ import httpx
 import pytest
 from aiosmtpd.controller import Controller
 
+from tests.game.test_browser import click_move, game_id_of, sign_up, troubles_of
+from tests.site.test_mail import Inbox
 from tests.support.accounts import PASSWORD
 from tests.support.servers import (
     ARTIFACTS,
@@ -22,8 +24,6 @@ from tests.support.servers import (
     scratch_database,
     site_env,
 )
-from tests.test_browser import click_move, game_id_of, sign_up, troubles_of
-from tests.test_mail import Inbox
 
 pytestmark = pytest.mark.browser
 

@@ -188,7 +188,7 @@ def test_unknown_tags_are_kept_in_order():
         # The score line is one line: split, its words are read as moves.
         ("D4 E4 Dark:\n0, Light: 0", "move 3 (dark's): 'Dark:' is not a move"),
         ('[Result "dark"]\nD4', "the result says dark, but the game goes on: say how it ended"),
-        ('[Result "purple"]\nD4', "result: 'purple' is not dark, light, tie, draw or *"),
+        ('[Result "purple"]\nD4', "result: 'purple' is not dark, light, tie or *"),
         ('[End "purple"]\nD4', "end: 'purple' is not no-moves, resigned, timeout or aborted"),
         (
             '[End "no-moves"]\nD4',

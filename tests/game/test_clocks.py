@@ -321,7 +321,7 @@ def test_giving_up_a_timed_or_rated_game_before_both_moved_aborts_it(clock, clie
 def test_the_page_offers_to_abort_then_to_resign(clock):
     from django.test import Client
 
-    from tests.test_lobby import post_challenge
+    from tests.lobby.test_lobby import post_challenge
 
     alice, bob = Client(), Client()
     challenge = post_challenge(alice)

@@ -146,7 +146,7 @@ def test_the_computer_plays_a_whole_game_to_its_end():
             play.make_move(game.public_id, tokens, str(move), game.ply)
         game.refresh_from_db()
     position = Position.replay(game.rules, game.logged_record())
-    assert position.is_over and game.result == position.result
+    assert position.is_over and game.result_word == position.result
     assert game.status == "no-moves"
 
 

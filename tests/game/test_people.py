@@ -18,8 +18,8 @@ from lobby import watch
 from lobby.models import Challenge
 from notifications import turns
 from players.models import Account, Rating
+from tests.chat.test_chat import friend_game, say
 from tests.support.accounts import account
-from tests.test_chat import friend_game, say
 
 pytestmark = pytest.mark.django_db
 

@@ -21,9 +21,9 @@ from lobby.challenges import Who
 from lobby.models import Challenge
 from notifications.models import Notification, Preference
 from players.models import Block
+from tests.chat.test_chat import HTMX, chat_section, error_of, friend_game, page, say
+from tests.notifications.test_notifications import match, move, notices, person, run_queued_mail
 from tests.support.accounts import account
-from tests.test_chat import HTMX, chat_section, error_of, friend_game, page, say
-from tests.test_notifications import match, move, notices, person, run_queued_mail
 
 pytestmark = pytest.mark.django_db
 

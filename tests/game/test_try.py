@@ -11,7 +11,7 @@ from django.test import Client
 from game import computer, play
 from game.engine import Position, Rules
 from game.models import Game
-from tests.test_review import OPENING, hotseat
+from tests.game.test_review import OPENING, hotseat
 
 pytestmark = pytest.mark.django_db
 
