@@ -3,7 +3,7 @@
 One test per rule and per refusal on board diagrams; the notation's forgiving forms
 and its errors; the position text; the rule book's perft figures and its 200 random
 games; and random games checked move by move against an independent, plain model
-of the rules (``tests/seven_four_model.py``).
+of the rules (``tests.seven_four.model.py``).
 
 Diagrams read like the board: rows 1 to 10 from top to bottom, columns A to J from
 left to right; ``B`` a blue stone, ``R`` a red one, ``.`` an empty square; spaces
@@ -35,7 +35,7 @@ from game.seven_four import (
     parse_square,
     split_moves,
 )
-from tests.seven_four_model import Model
+from tests.seven_four.model import Model
 
 EMPTY_ROW = ".........."
 
