@@ -25,13 +25,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_registry_names_each_kind_once_and_mærstánas_first():
-    assert list(KINDS) == ["maerstanas", "cyngesheall"]
+    assert list(KINDS) == ["maerstanas", "cyngesheall", "seven-four"]
     assert DEFAULT is KINDS["maerstanas"] and isinstance(DEFAULT, GameKind)
     assert find_kind("maerstanas") is DEFAULT
     assert find_kind("cyngesheall").title == "Cyngesheall"
-    assert kind_choices() == [("maerstanas", "Mǽrstánas"), ("cyngesheall", "Cyngesheall")]
+    assert kind_choices() == [
+        ("maerstanas", "Mǽrstánas"),
+        ("cyngesheall", "Cyngesheall"),
+        ("seven-four", "7-4-1776"),
+    ]
     for name in ("chess", "", "MAERSTANAS", None):
-        with pytest.raises(KeyError, match="is not a game here: choose maerstanas or cyngesheall"):
+        with pytest.raises(
+            KeyError, match="is not a game here: choose maerstanas or cyngesheall or seven-four"
+        ):
             find_kind(name)
     assert kind_named("cyngesheall") is KINDS["cyngesheall"]
     assert kind_named("chess") is kind_named(None) is kind_named(3) is DEFAULT
@@ -41,7 +47,7 @@ def test_a_name_that_is_no_game_is_told_every_kind_there_is(monkeypatch):
     monkeypatch.setitem(KINDS, "other", dataclasses.replace(DEFAULT, name="other"))
     with pytest.raises(KeyError) as refused:
         find_kind("chess")
-    said = "'chess' is not a game here: choose maerstanas or cyngesheall or other"
+    said = "'chess' is not a game here: choose maerstanas or cyngesheall or seven-four or other"
     assert refused.value.args[0] == said
 
 
