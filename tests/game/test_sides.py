@@ -220,14 +220,17 @@ def test_a_game_nobody_won_is_stored_alike_and_said_in_its_kinds_word(kind, word
 
 
 def test_a_kinds_side_names_are_kept_from_players(monkeypatch):
-    monkeypatch.setitem(KINDS, "maerstanas", BLUE_RED_KIND)
+    amber_jade = Sides(first="Amber", second="Jade", no_winner="tie")
+    monkeypatch.setitem(KINDS, "maerstanas", dataclasses.replace(MAERSTANAS, sides=amber_jade))
     names.reserved.cache_clear()
     try:
-        assert names.is_reserved("Blue") and names.is_reserved("red")
+        assert names.is_reserved("Amber") and names.is_reserved("jade")
     finally:
         monkeypatch.undo()
         names.reserved.cache_clear()
-    assert not names.is_reserved("Blue")
+    assert not names.is_reserved("Amber")
+    # 7-4-1776's sides are the site's own.
+    assert names.is_reserved("Blue") and names.is_reserved("red")
 
 
 def test_the_position_editor_names_pieces_by_the_kinds_sides():
