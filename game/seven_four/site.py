@@ -81,6 +81,7 @@ KIND = GameKind(
     "whoever fills the last square wins",
     about_url=reverse_lazy("about-kind", args=["seven-four"]),
     stylesheet="seven-four/board.css",
+    arena="game/seven_four/arena.json",
     sides=SIDES,
     # Mid-game on the 10×10 board: blue's and red's stones, a slide's filled block.
     showcase=(

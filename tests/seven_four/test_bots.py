@@ -99,7 +99,7 @@ def test_the_greedy_level_beats_the_random_one():
         return choose_move(pos, "minuteman", seed=rng.randrange(1 << 30))
 
     def anyhow(pos, rng):
-        return choose_move(pos, "recruit", seed=rng.randrange(1 << 30))
+        return reference.random_move(pos, rng)
 
     won = sum(_match(greedy, anyhow, seed) == "blue" for seed in range(3))
     won += sum(_match(anyhow, greedy, seed) == "red" for seed in range(3, 6))

@@ -3,7 +3,9 @@ Django.
 
 Each level is a way of choosing a move (``choose_move``):
 
-- the lowest moves at random, but fills the board when it can (a win held out to it);
+- the lowest moves at random, but fills the board when it can (a win held out to it)
+  and, half the time, plays a move that leaves the other side an even number of
+  empty squares (``policy.move_values``), when it sees one;
 - the next plays the move whose position the evaluation likes best one ply deep
   (``policy.evaluate``: the parity of the empty squares and how much the side behind
   on it may still slide), blurred by a little noise, never one that lets the other
@@ -44,8 +46,8 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "recruit",
         "Recruit",
-        "Plays like a recruit on his first muster: puts a stone anywhere, "
-        "but fills the last square when it is there for the taking.",
+        "Plays like a recruit on his first muster: puts a stone almost anywhere, "
+        "but sometimes counts the empty squares, and fills the last one when it can.",
         0.01,
         "random",
     ),
@@ -114,6 +116,9 @@ def _choose(
     if win is not None:
         return win
     if chosen.kind == "random":
+        if rng.random() < 0.5:
+            values = policy.move_values(position, moves)
+            moves = [move for move, value in zip(moves, values, strict=True) if value] or moves
         return rng.choice(moves)
     if chosen.kind == "greedy":
         return greedy(position, moves, rng, chosen.noise)
