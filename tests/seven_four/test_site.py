@@ -25,6 +25,7 @@ pytestmark = pytest.mark.django_db
 # Blue to move, B1 and B2 empty, all else red but blue's lone A1 and C1: A1-B1 wins.
 FILL_THE_BOARD = "B.BRRRRRRR/R.RRRRRRRR/" + "/".join(["RRRRRRRRRR"] * 8) + " b"
 # Blue's lone B2 and F6, red's H3 and C8: B2-E5 and F6-C3 are blue's slides.
+START_RED_TO_MOVE = Position.start().to_text()[:-1] + "r"
 TWO_LONE = (
     "........../.B......../.......R../........../........../.....B..../"
     "........../..R......./........../.......... b"
@@ -281,7 +282,12 @@ def test_importing_a_list_of_moves_as_seven_four(client):
 
 
 def test_the_position_page_sets_up_and_edits_a_seven_four_position(client):
-    text = client.get("/p/", {"game": "seven-four", "text": TWO_LONE}).content.decode()
-    assert 'data-game="seven-four"' in text
-    refused = client.get("/p/", {"game": "seven-four", "text": "R" + TWO_LONE[1:]})
-    assert refused.status_code in (200, 400)
+    answer = client.get("/p/", {"game": "seven-four", "text": TWO_LONE})
+    assert answer.status_code == 200
+    text = html.unescape(answer.content.decode())
+    assert 'data-game="seven-four"' in text and "Blue to move" in text
+    # The editor's square A1 turns blue on a click: its link writes the new text.
+    assert "text=B.........%2F.B" in answer.content.decode().replace("&amp;", "&")
+    refused = client.get("/p/", {"game": "seven-four", "text": START_RED_TO_MOVE})
+    assert refused.status_code == 400
+    assert "Blue moves first: red cannot have moved" in html.unescape(refused.content.decode())
