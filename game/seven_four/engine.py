@@ -15,8 +15,9 @@ Typical use::
 
     pos = Position.start()
     pos = pos.play("D4")
-    pos.legal_moves()[0]   # Move(A1): A1
-    pos.outcome()          # None: the game goes on
+    str(pos.legal_moves()[0])   # "A1": the moves come in the order of their texts
+    pos.play("B2-E5")           # IllegalMoveError: there is no stone on B2
+    pos.outcome()               # None: the game goes on
 """
 
 from __future__ import annotations
@@ -235,7 +236,9 @@ class Position(PositionBase):
         start: Position | None = None,
     ) -> Position:
         """Play a record (notation strings or moves) from the start, or from ``start``:
-        ``Position.replay(rules, record)`` or ``Position.replay(record)``.
+        ``Position.replay(rules, record)`` or ``Position.replay(record)``. A record given
+        as one string is split at commas, semicolons and line ends, never at spaces:
+        ``"B2 E5"`` is the slide B2-E5 (``split_moves`` reads a whole record's text).
 
         Raises ``InvalidMoveError``/``IllegalMoveError`` naming the move number that failed.
         """
