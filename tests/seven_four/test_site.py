@@ -14,9 +14,10 @@ import pytest
 from django.test import Client
 
 from game import computer, play, records
-from game.models import Game
+from game.models import Analysis, Game
 from game.registry import find_kind
 from game.seven_four import Position, Rules
+from lobby.models import Challenge
 from tests.support import games
 from tests.support.games import HTMX, created, post_move
 
@@ -291,3 +292,41 @@ def test_the_position_page_sets_up_and_edits_a_seven_four_position(client):
     refused = client.get("/p/", {"game": "seven-four", "text": START_RED_TO_MOVE})
     assert refused.status_code == 400
     assert "Blue moves first: red cannot have moved" in html.unescape(refused.content.decode())
+
+
+def test_the_analysis_of_a_moment_is_asked_and_answered(client):
+    game = games.played(client, ["D4"], game="seven-four", mode="hotseat")
+    response = client.post(f"/g/{game.public_id}/analyse", {"ply": 1})
+    assert response.status_code in (200, 303)
+    keys = [row.key for row in Analysis.objects.filter(kind="seven-four")]
+    assert keys
+    computer.analyse.call(keys, 0.05, "seven-four")
+    found = Analysis.objects.get(kind="seven-four", key=keys[0])
+    assert found.dark_win is not None and 0 <= found.dark_win <= 1
+    assert Position.replay(["D4"]).is_legal(found.move)
+
+
+def test_the_analysis_of_a_full_board_is_its_result():
+    kind = find_kind("seven-four")
+    finished = Position.from_text(FILL_THE_BOARD).play("A1-B1")
+    assert kind.outcome(finished) == ("dark", "board-full")
+
+
+def test_a_lobby_challenge_names_the_game_and_starts_a_seven_four_game():
+    alice, bob = Client(), Client()
+    answer = alice.post(
+        "/lobby/",
+        {"speed": "live", "minutes": "1", "increment": "0", "color": "dark", "game": "seven-four"},
+    )
+    assert answer.status_code == 303, answer.content.decode()[:500]
+    challenge = Challenge.objects.get()
+    assert challenge.kind == "seven-four"
+    assert "7-4-1776" in bob.get("/lobby/").content.decode()
+    assert bob.post(f"/lobby/{challenge.public_id}/accept").status_code == 303
+    game = Game.objects.get()
+    assert (game.kind, game.speed) == ("seven-four", "live")
+
+
+def test_my_games_lists_a_seven_four_game(client):
+    games.played(client, ["D4"], game="seven-four", mode="hotseat")
+    assert "7-4-1776" in client.get("/games/").content.decode()
