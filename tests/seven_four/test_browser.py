@@ -1,7 +1,7 @@
 """7-4-1776 played in a real browser (Debian's Chromium): drops by click, a slide by
 picking a lone stone and then its landing square, the reason a square is out of
 reach, a move by keyboard alone, tap-tap on a phone with the whole board in sight,
-and a friend game without JavaScript."""
+a friend game without JavaScript, and its pages checked by axe in both themes."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from tests.game.test_browser import (
     site,
     start_game,
 )
+from tests.support.axe import violations
 from tests.support.servers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -140,3 +141,26 @@ def test_a_friend_game_without_javascript(site, new_page):
     creator.click('[data-square="E5"] button')
     creator.wait_for_selector('[data-square="E5"][data-side="blue"]')
     assert api(site, game_id)["record"] == [*OPENING, "D4-E5"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_pages_of_the_game_pass_axe(site, new_page, scheme):
+    page = new_page(color_scheme=scheme, bypass_csp=True)
+    found: dict[str, list[str]] = {}
+    start_seven_four(page, site)
+    for move in OPENING:
+        play_move(page, move)
+    found["game in progress"] = violations(page)
+    page.click('[data-square="D4"] a')
+    page.wait_for_selector('#board[data-picked="D4"]')
+    found["a stone picked"] = violations(page)
+    play_move(page, "E5")
+    page.click("text=Resign")
+    page.wait_for_selector("[data-result]")
+    found["finished game"] = violations(page)
+    paths = ["/about/seven-four/", "/learn/seven-four-moves/?from=B2", "/p/?game=seven-four"]
+    paths += ["/learn/seven-four-parity/?move=I9", "/learn/seven-four-the-end/?move=A1-B1"]
+    for path in paths:
+        page.goto(f"{site.url}{path}")
+        found[path] = violations(page)
+    assert {name: seen for name, seen in found.items() if seen} == {}
