@@ -11,15 +11,19 @@ import random
 import re
 
 import pytest
+from bs4 import BeautifulSoup
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from game import computer, play, records
 from game.models import Analysis, Game
 from game.registry import find_kind
 from game.seven_four import Position, Rules
+from kit import audience, live, streams
+from kit.audience import Audience
 from lobby.models import Challenge
 from tests.support import games
-from tests.support.games import HTMX, created, post_move
+from tests.support.games import HTMX, created, match, post_move
 
 pytestmark = pytest.mark.django_db
 
@@ -330,3 +334,22 @@ def test_a_lobby_challenge_names_the_game_and_starts_a_seven_four_game():
 def test_my_games_lists_a_seven_four_game(client):
     games.played(client, ["D4"], game="seven-four", mode="hotseat")
     assert "7-4-1776" in client.get("/games/").content.decode()
+
+
+def test_the_watch_list_shows_a_game_with_its_small_board_and_its_own_rating(monkeypatch):
+    monkeypatch.setattr(live.Newsroom, "_run", lambda self: None)
+    monkeypatch.setattr(live, "_newsroom", None)
+    monkeypatch.setattr(streams, "_gate", None)
+    monkeypatch.setattr(audience, "_audience", Audience("test:1:0", timer=False))
+    user_model = get_user_model()
+    people = (user_model.objects.create_user("ann"), user_model.objects.create_user("bob"))
+    game, tokens = match(people, rules=Rules(), rated=True)
+    assert game.rating_family == "seven-four-standard"
+    play.make_move(game.public_id, {"dark": tokens["dark"]}, "D4", 0)
+    page = BeautifulSoup(Client().get("/watch/").content, "html.parser")
+    (item,) = page.select(f'[data-watch-game="{game.public_id}"]')
+    board = item.select_one(".mini-board[role=img]")
+    assert board["data-game"] == "seven-four"
+    assert len(board.select(".mini-board__sq")) == 100
+    assert len(board.select(".mini-board__sq--dark-stone")) == 1
+    assert board["aria-label"] == "The board: 1 blue stone, 0 red stones"
