@@ -73,6 +73,8 @@ KIND = GameKind(
     rating_family=rating_family,
     example_moves=("E4", "T E4", "W E4"),
     tagline="place stones to make hinges",
+    # A few moves in: hinges taking shape in the middle.
+    showcase="......./......./..SSss./.S.Sss./..Ss.../......./....... d TWtw",
     about_url=reverse_lazy("about"),
     stylesheet="maerstanas/board.css",
     arena="game/maerstanas/arena.json",
