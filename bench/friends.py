@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import random
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +24,7 @@ from bench.client import (
     request_bytes,
 )
 from bench.measures import DRAIN_SECONDS, OPENING, describe
+from bench.runs import Tracking
 from game.engine import PASS, Position, Rules
 from tests.support.servers import Server
 
@@ -182,42 +181,17 @@ class Game:
                 self.take(reply.json())
 
 
-class Run:
+class Run(Tracking):
     """One measurement: its servers, games, samples and errors."""
 
     def __init__(
         self, servers: list[Server], seed: int, clock: tuple[int, int] | None = None
     ) -> None:
-        self.addresses = [("127.0.0.1", server.port) for server in servers]
-        self.pools = [Pool(address) for address in self.addresses]
-        self.rng = random.Random(seed)
+        super().__init__(servers, seed)
         self.clock = clock  # initial and increment seconds; None: friend games
         self.games: list[Game] = []
-        self.players_seen = 0
         self.moves: list[Move] = []
         self.healthz: list[float] = []
-        self.loop_lag: list[float] = []
-        self.errors: Counter[str] = Counter()
-        self.measuring = False
-        self.stopping = False
-        self._tasks: set[asyncio.Task[Any]] = set()
-
-    def error(self, kind: str) -> None:
-        self.errors[kind] += 1
-
-    def spawn(self, coroutine: Any) -> None:
-        task = asyncio.get_running_loop().create_task(self._guard(coroutine))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _guard(self, coroutine: Any) -> None:
-        try:
-            await coroutine
-        except asyncio.CancelledError:
-            raise
-        except (LoadError, OSError, TimeoutError, ValueError, KeyError) as exc:
-            if not self.stopping:
-                self.error(describe(exc))
 
     async def new_game(self, index: int) -> Game:
         """A friend game set up through the API, both seats taken, streams not yet open
@@ -226,7 +200,7 @@ class Run:
             return await self.new_match(index)
         home = index % len(self.pools)
         pool = self.pools[home]
-        players = (self.new_player(), self.new_player())
+        players = (self.new_client(), self.new_client())
         created = await pool.request(
             "POST",
             "/api/games",
@@ -260,7 +234,7 @@ class Run:
         assert self.clock is not None
         home = index % len(self.pools)
         pool = self.pools[home]
-        players = (self.new_player(), self.new_player())
+        players = (self.new_client(), self.new_client())
         initial, increment = self.clock
         terms = {
             "color": "dark",
@@ -297,11 +271,6 @@ class Run:
         for _ in range(2):
             await game.play(self.rng)
         return game
-
-    def new_player(self) -> str:
-        """The address of a player not seen before (10.0.0.1, 10.0.0.2, …)."""
-        self.players_seen += 1
-        return str(ipaddress.IPv4Address("10.0.0.0") + self.players_seen)
 
     async def set_up(self, count: int) -> None:
         """Create ``count`` games, then open their streams, a bounded number at a time."""
@@ -367,14 +336,6 @@ class Run:
                 self.error(f"healthz answered {reply.status}")
             self.healthz.append((reply.answered - started) * 1000)
 
-    async def watch_loop(self) -> None:
-        """How late this client's own event loop wakes: its share of any delay."""
-        while True:
-            asked = time.perf_counter()
-            await asyncio.sleep(0.05)
-            if self.measuring:
-                self.loop_lag.append((time.perf_counter() - asked - 0.05) * 1000)
-
     async def drain(self) -> None:
         """Wait until every measured move has reached both streams, or for DRAIN_SECONDS."""
         deadline = time.monotonic() + DRAIN_SECONDS
@@ -383,11 +344,6 @@ class Run:
             await asyncio.sleep(0.1)
             waiting = [move for move in waiting if move.delays() is None]
 
-    def stop(self) -> None:
-        self.stopping = True
-        for task in list(self._tasks):
-            task.cancel()
+    def close_streams(self) -> None:
         for game in self.games:
             game.close()
-        for pool in self.pools:
-            pool.close()
