@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from game.cyngesheall.drawing import piece_image
 from game.cyngesheall.notation import read_position_text, write_position_text
 from game.cyngesheall.rules import BOARD, SIDES, Rules
+from game.drawing import piece_image
 from game.editing import Editor, Pieces
 from game.grid import (
     NAMES,

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from game.drawing import piece_image
 from game.editing import Editor, HandToggle, Pieces
 from game.grid import (
     NAMES,
 )
-from game.maerstanas.drawing import stone_image
 from game.maerstanas.engine import Rules
 from game.maerstanas.notation import (
     EMPTY_TEXT,
@@ -65,7 +65,7 @@ PIECES = Pieces(
     board=BOARD,
     noun="stone",
     kinds=_STONES,
-    image=stone_image,
+    image=piece_image,
     paints=PAINTS,
     cycle=CYCLE,
     names=_NAMES,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from game.drawing import piece_image
 from game.editing import Editor, Pieces
-from tests.third_game.drawing import stone_image
 from tests.third_game.engine import BOARD, SIDES, Rules
 
 __all__ = ["editor"]
@@ -17,7 +17,7 @@ PIECES = Pieces(
     board=BOARD,
     noun="stone",
     kinds={"S": "stone"},
-    image=lambda color, kind: stone_image(color),
+    image=piece_image,
     paints=PAINTS,
     cycle=".Ss",
     names={},
