@@ -64,10 +64,7 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         hand=(),
         clear_url=link("." * len(BOARD), "d"),
         paint=paint,
-        palette=tuple(
-            PIECES.choice(value, value == paint, f"{page}?{_query(text, value)}")
-            for value in PAINTS
-        ),
+        palette=PIECES.palette(paint, lambda value: f"{page}?{_query(text, value)}"),
         refusal=refusal,
         noun=PIECES.noun,
         cycle=PIECES.cycle_words(),
