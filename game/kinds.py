@@ -35,6 +35,7 @@ from game.surface import (
     Outcome,
     Played,
 )
+from game.thinking import find_level
 
 __all__ = ["Arena", "Drawing", "GameKind", "GamePosition", "Players", "one_rating", "unchanged"]
 
@@ -115,11 +116,9 @@ class Players:
         return self.levels[-1]
 
     def level(self, level_id: str) -> Level:
-        """The level with this id. Raises ``KeyError`` for an unknown one."""
-        for level in self.levels:
-            if level.id == level_id:
-                return level
-        raise KeyError(f"{level_id!r} is not a level: choose one of {', '.join(self.level_ids)}")
+        """The level with this id. Raises ``KeyError`` for an unknown one, naming those
+        there are."""
+        return find_level(self.levels, level_id)
 
     def number(self, level_id: str) -> int:
         """A level's place on the ladder, from 1, the weakest."""
