@@ -10,6 +10,7 @@ import contextlib
 import json
 import random
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,14 +18,13 @@ from bench.client import (
     TIMEOUT,
     Address,
     Connection,
-    HttpProtocol,
     LoadError,
     Pool,
     connect,
     request_bytes,
 )
 from bench.measures import DRAIN_SECONDS, OPENING, describe
-from bench.runs import Tracking
+from bench.runs import HeldStream, Tracking
 from game.engine import PASS, Position, Rules
 from tests.support.servers import Server
 
@@ -52,17 +52,19 @@ class Move:
         return (last - self.sent) * 1000, max(0.0, last - self.answered) * 1000
 
 
-class Stream(HttpProtocol):
+class Stream(HeldStream):
     """One page's stream of server-sent events."""
 
+    run: Run
+
     def __init__(self, game: Game, side: int, run: Run) -> None:
-        super().__init__()
-        self.game, self.side, self.run = game, side, run
-        self.ready = asyncio.get_running_loop().create_future()
+        super().__init__(run)
+        self.game, self.side = game, side
         self.revision = 0
-        self.ended = False
-        self.closing = False
         self._text = ""
+
+    def reopen(self) -> Coroutine[Any, Any, None]:
+        return self.game.reopen(self.side)
 
     def open(self, address: Address) -> None:
         assert self.transport is not None
@@ -71,12 +73,6 @@ class Stream(HttpProtocol):
             headers["Last-Event-ID"] = str(self.revision)
         path = f"/g/{self.game.id}/live?revision={self.revision}"
         self.transport.write(request_bytes("GET", path, address, headers=headers))
-
-    def on_head(self, status: int, headers: dict[str, str]) -> None:
-        if status != 200:
-            self.run.error(f"stream answered {status}")
-            self.closing = True
-            self.close()
 
     def on_body(self, data: bytes) -> None:
         now = time.perf_counter()
@@ -91,19 +87,8 @@ class Stream(HttpProtocol):
                 self.revision = news["revision"]
                 self.game.heard(self.side, news["ply"], now)
             elif fields.get("event") == "end":
-                self.ended = True
+                self.closing = True  # the server ends it: no drop to count
                 self.game.over = True  # its clock ran out, or it was aborted
-
-    def on_end(self) -> None:
-        self.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        if not self.ready.done():
-            self.ready.set_exception(LoadError("stream closed before it opened"))
-        elif not (self.ended or self.closing or self.run.stopping):
-            self.run.error("stream dropped")
-            self.run.spawn(self.game.reopen(self.side))
 
 
 @dataclass(eq=False)

@@ -44,12 +44,13 @@ import os
 import re
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 import psutil
 
-from bench.client import TIMEOUT, Address, HttpProtocol, LoadError, Pool, connect, request_bytes
+from bench.client import TIMEOUT, Address, LoadError, Pool, connect, request_bytes
 from bench.ledger import EventReader, Ledger
 from bench.measures import (
     DRAIN_SECONDS,
@@ -63,7 +64,7 @@ from bench.measures import (
     streams_per_worker,
     triple,
 )
-from bench.runs import Tracking, add_site_options, on_fresh_site
+from bench.runs import HeldStream, Tracking, add_site_options, on_fresh_site
 from tests.support.servers import Server
 
 GOAL_P95_MS = 200.0
@@ -82,15 +83,19 @@ CHALLENGE = {
 }
 
 
-class LobbyStream(HttpProtocol):
+class LobbyStream(HeldStream):
     """One lobby page's stream: the changes its events name go to the ledger."""
 
+    run: LobbyRun
+
     def __init__(self, number: int, client: str, run: LobbyRun) -> None:
-        super().__init__()
-        self.number, self.client, self.run = number, client, run
-        self.ready = asyncio.get_running_loop().create_future()
+        super().__init__(run)
+        self.number, self.client = number, client
         self.reader = EventReader()
-        self.closing = False
+
+    def reopen(self) -> Coroutine[Any, Any, None]:
+        """Opened again from the revision it had, from the same address."""
+        return self.run.open_stream(self.number, self.revision, self.client)
 
     def open(self, address: Address, since: int) -> None:
         assert self.transport is not None
@@ -101,12 +106,6 @@ class LobbyStream(HttpProtocol):
     @property
     def revision(self) -> int:
         return int(self.reader.last_id or 0)
-
-    def on_head(self, status: int, headers: dict[str, str]) -> None:
-        if status != 200:
-            self.run.error(f"stream answered {status}")
-            self.closing = True
-            self.close()
 
     def on_body(self, data: bytes) -> None:
         now = time.perf_counter()
@@ -120,17 +119,6 @@ class LobbyStream(HttpProtocol):
                 run.error("stream told to reload")
         if not self.ready.done() and self.reader.retry is not None:
             self.ready.set_result(None)
-
-    def on_end(self) -> None:
-        self.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        if not self.ready.done():
-            self.ready.set_exception(LoadError("stream closed before it opened"))
-        elif not (self.closing or self.run.stopping):
-            self.run.error("stream dropped")
-            self.run.spawn(self.run.open_stream(self.number, self.revision, self.client))
 
 
 class LobbyRun(Tracking):

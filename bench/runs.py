@@ -1,7 +1,8 @@
 """What a run of either load scenario keeps, whatever it plays: the servers'
 addresses and pools, its random choices, the tasks it started and the errors they
-met, whether it is measuring and how late the client's own loop ran; the options
-that shape the site it is served on, and that site, fresh for each run.
+met, whether it is measuring and how late the client's own loop ran; the streams it
+holds open; the options that shape the site it is served on, and that site, fresh
+for each run.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 
 import uvloop
 
-from bench.client import LoadError, Pool
+from bench.client import HttpProtocol, LoadError, Pool
 from bench.measures import describe, logged_exceptions
 from tests.support.servers import Server, Worker, prepare, scratch_database, site_env
 
@@ -79,6 +80,39 @@ class Tracking:
         self.close_streams()
         for pool in self.pools:
             pool.close()
+
+
+class HeldStream(HttpProtocol):
+    """A stream of server-sent events a run holds open: ``ready`` once it has answered,
+    its failures counted as the run's errors, and opened again (``reopen``) when it
+    drops while neither it (``closing``) nor the run is being closed."""
+
+    def __init__(self, run: Tracking) -> None:
+        super().__init__()
+        self.run = run
+        self.ready = asyncio.get_running_loop().create_future()
+        self.closing = False
+
+    def reopen(self) -> Coroutine[Any, Any, None]:
+        """What opens the stream again, for the run to spawn: a scenario's own."""
+        raise NotImplementedError
+
+    def on_head(self, status: int, headers: dict[str, str]) -> None:
+        if status != 200:
+            self.run.error(f"stream answered {status}")
+            self.closing = True
+            self.close()
+
+    def on_end(self) -> None:
+        self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.ready.done():
+            self.ready.set_exception(LoadError("stream closed before it opened"))
+        elif not (self.closing or self.run.stopping):
+            self.run.error("stream dropped")
+            self.run.spawn(self.reopen())
 
 
 def add_site_options(parser: argparse.ArgumentParser) -> None:
