@@ -93,8 +93,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def about(request: HttpRequest) -> HttpResponse:
-    """The rules of the game, as its author's page tells them, and our decisions."""
-    return render(request, "about.html", {"levels": ladder(DEFAULT)})
+    """The site's first game's About page: its rules, as its author's page tells them,
+    and our decisions."""
+    context = {"kind": DEFAULT, "levels": ladder(DEFAULT)}
+    return render(request, f"{DEFAULT.name}/about.html", context)
 
 
 @require_safe
