@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import random
 import time
-from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,13 +18,13 @@ from bench.client import (
     TIMEOUT,
     Address,
     Connection,
-    HttpProtocol,
     LoadError,
     Pool,
     connect,
     request_bytes,
 )
 from bench.measures import DRAIN_SECONDS, OPENING, describe
+from bench.runs import HeldStream, Tracking
 from game.engine import PASS, Position, Rules
 from tests.support.servers import Server
 
@@ -53,17 +52,19 @@ class Move:
         return (last - self.sent) * 1000, max(0.0, last - self.answered) * 1000
 
 
-class Stream(HttpProtocol):
+class Stream(HeldStream):
     """One page's stream of server-sent events."""
 
+    run: Run
+
     def __init__(self, game: Game, side: int, run: Run) -> None:
-        super().__init__()
-        self.game, self.side, self.run = game, side, run
-        self.ready = asyncio.get_running_loop().create_future()
+        super().__init__(run)
+        self.game, self.side = game, side
         self.revision = 0
-        self.ended = False
-        self.closing = False
         self._text = ""
+
+    def reopen(self) -> Coroutine[Any, Any, None]:
+        return self.game.reopen(self.side)
 
     def open(self, address: Address) -> None:
         assert self.transport is not None
@@ -72,12 +73,6 @@ class Stream(HttpProtocol):
             headers["Last-Event-ID"] = str(self.revision)
         path = f"/g/{self.game.id}/live?revision={self.revision}"
         self.transport.write(request_bytes("GET", path, address, headers=headers))
-
-    def on_head(self, status: int, headers: dict[str, str]) -> None:
-        if status != 200:
-            self.run.error(f"stream answered {status}")
-            self.closing = True
-            self.close()
 
     def on_body(self, data: bytes) -> None:
         now = time.perf_counter()
@@ -92,19 +87,8 @@ class Stream(HttpProtocol):
                 self.revision = news["revision"]
                 self.game.heard(self.side, news["ply"], now)
             elif fields.get("event") == "end":
-                self.ended = True
+                self.closing = True  # the server ends it: no drop to count
                 self.game.over = True  # its clock ran out, or it was aborted
-
-    def on_end(self) -> None:
-        self.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        if not self.ready.done():
-            self.ready.set_exception(LoadError("stream closed before it opened"))
-        elif not (self.ended or self.closing or self.run.stopping):
-            self.run.error("stream dropped")
-            self.run.spawn(self.game.reopen(self.side))
 
 
 @dataclass(eq=False)
@@ -182,42 +166,17 @@ class Game:
                 self.take(reply.json())
 
 
-class Run:
+class Run(Tracking):
     """One measurement: its servers, games, samples and errors."""
 
     def __init__(
         self, servers: list[Server], seed: int, clock: tuple[int, int] | None = None
     ) -> None:
-        self.addresses = [("127.0.0.1", server.port) for server in servers]
-        self.pools = [Pool(address) for address in self.addresses]
-        self.rng = random.Random(seed)
+        super().__init__(servers, seed)
         self.clock = clock  # initial and increment seconds; None: friend games
         self.games: list[Game] = []
-        self.players_seen = 0
         self.moves: list[Move] = []
         self.healthz: list[float] = []
-        self.loop_lag: list[float] = []
-        self.errors: Counter[str] = Counter()
-        self.measuring = False
-        self.stopping = False
-        self._tasks: set[asyncio.Task[Any]] = set()
-
-    def error(self, kind: str) -> None:
-        self.errors[kind] += 1
-
-    def spawn(self, coroutine: Any) -> None:
-        task = asyncio.get_running_loop().create_task(self._guard(coroutine))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _guard(self, coroutine: Any) -> None:
-        try:
-            await coroutine
-        except asyncio.CancelledError:
-            raise
-        except (LoadError, OSError, TimeoutError, ValueError, KeyError) as exc:
-            if not self.stopping:
-                self.error(describe(exc))
 
     async def new_game(self, index: int) -> Game:
         """A friend game set up through the API, both seats taken, streams not yet open
@@ -226,7 +185,7 @@ class Run:
             return await self.new_match(index)
         home = index % len(self.pools)
         pool = self.pools[home]
-        players = (self.new_player(), self.new_player())
+        players = (self.new_client(), self.new_client())
         created = await pool.request(
             "POST",
             "/api/games",
@@ -260,7 +219,7 @@ class Run:
         assert self.clock is not None
         home = index % len(self.pools)
         pool = self.pools[home]
-        players = (self.new_player(), self.new_player())
+        players = (self.new_client(), self.new_client())
         initial, increment = self.clock
         terms = {
             "color": "dark",
@@ -297,11 +256,6 @@ class Run:
         for _ in range(2):
             await game.play(self.rng)
         return game
-
-    def new_player(self) -> str:
-        """The address of a player not seen before (10.0.0.1, 10.0.0.2, …)."""
-        self.players_seen += 1
-        return str(ipaddress.IPv4Address("10.0.0.0") + self.players_seen)
 
     async def set_up(self, count: int) -> None:
         """Create ``count`` games, then open their streams, a bounded number at a time."""
@@ -367,14 +321,6 @@ class Run:
                 self.error(f"healthz answered {reply.status}")
             self.healthz.append((reply.answered - started) * 1000)
 
-    async def watch_loop(self) -> None:
-        """How late this client's own event loop wakes: its share of any delay."""
-        while True:
-            asked = time.perf_counter()
-            await asyncio.sleep(0.05)
-            if self.measuring:
-                self.loop_lag.append((time.perf_counter() - asked - 0.05) * 1000)
-
     async def drain(self) -> None:
         """Wait until every measured move has reached both streams, or for DRAIN_SECONDS."""
         deadline = time.monotonic() + DRAIN_SECONDS
@@ -383,11 +329,6 @@ class Run:
             await asyncio.sleep(0.1)
             waiting = [move for move in waiting if move.delays() is None]
 
-    def stop(self) -> None:
-        self.stopping = True
-        for task in list(self._tasks):
-            task.cancel()
+    def close_streams(self) -> None:
         for game in self.games:
             game.close()
-        for pool in self.pools:
-            pool.close()

@@ -51,29 +51,22 @@ import argparse
 import asyncio
 import os
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
-
-import psutil
-import uvloop
 
 from bench.friends import MOVE_SECONDS, Run
 from bench.measures import (
-    QUIET_SECONDS,
-    CpuClock,
-    family,
-    logged_exceptions,
+    idle_cores,
+    measured_clocks,
     ms,
     percentile,
-    postgres_processes,
     raise_file_limit,
     streams_per_worker,
     triple,
 )
-from tests.support.servers import Server, Worker, prepare, scratch_database, site_env
+from bench.runs import add_site_options, on_fresh_site
+from tests.support.servers import Server
 
 GOAL_STREAM_P95_MS = 100.0
 GOAL_HEALTHZ_P95_MS = 50.0
@@ -131,18 +124,12 @@ async def measure(
         flush=True,
     )
     # The streams alone, before any move: what holding them open costs the server.
-    on_site = CpuClock(lambda: [p for pid in site for p in family(pid)])
-    await asyncio.sleep(QUIET_SECONDS)
-    idle = on_site.seconds() / QUIET_SECONDS
+    idle = await idle_cores(site)
     for game in run.games:
         run.spawn(run.keep_playing(game))
     run.spawn(run.sample_healthz())
     run.spawn(run.watch_loop())
-    clocks = {
-        "server": CpuClock(lambda: [p for pid in site for p in family(pid)]),
-        "client": CpuClock(lambda: [psutil.Process()]),
-        "postgres": CpuClock(postgres_processes),
-    }
+    clocks = measured_clocks(site)
     run.measuring = True
     measured = time.monotonic()
     await asyncio.sleep(seconds)
@@ -175,30 +162,9 @@ async def measure(
 
 
 def run_one(args: argparse.Namespace, games: int) -> Result:
-    with tempfile.TemporaryDirectory() as tmp, scratch_database(args.database_url) as url:
-        # Behind a proxy, as the site is served: each player's forwarded address counts.
-        env = site_env(
-            Path(tmp),
-            url,
-            DJANGO_BEHIND_PROXY="1",
-            GUNICORN_WORKER_CONNECTIONS=str(args.connections),
-        )
-        prepare(env)
-        servers = [Server(env, workers=args.workers) for _ in range(args.servers)]
-        worker = Worker(env)
-        try:
-            for server in servers:
-                server.start()
-            worker.start()
-            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                site = [p.pid for p in (*(s.process for s in servers), worker.process) if p]
-                result = runner.run(measure(servers, site, games, args.seconds, args.clock))
-            result.logged = logged_exceptions([s.log for s in servers if s.log])
-            return result
-        finally:
-            for server in servers:
-                server.stop()
-            worker.stop()
+    return on_fresh_site(
+        args, lambda servers, site: measure(servers, site, games, args.seconds, args.clock)
+    )
 
 
 def report(results: list[Result], args: argparse.Namespace) -> None:
@@ -292,17 +258,7 @@ def main(argv: list[str] | None = None) -> None:
         "--games", type=int, nargs="+", default=[500, 1000, 2000, 3000], help="live friend games"
     )
     parser.add_argument("--seconds", type=float, default=60.0, help="length of each measurement")
-    parser.add_argument("--database-url", default=None, help="PostgreSQL; default: SQLite")
-    parser.add_argument("--servers", type=int, default=1, help="gunicorns sharing the database")
-    parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
-    # gunicorn.conf.py's 1,000 connections a worker hold 1,500 games' streams over three
-    # workers: the operator of a bigger site raises it, and the open-file limit with it.
-    parser.add_argument(
-        "--connections",
-        type=int,
-        default=5000,
-        help="GUNICORN_WORKER_CONNECTIONS, each worker's connections at most",
-    )
+    add_site_options(parser)
     args = parser.parse_args(argv)
     raise_file_limit()
     results = []

@@ -38,40 +38,34 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
 import itertools
 import math
 import os
-import random
 import re
-import tempfile
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import psutil
-import uvloop
 
-from bench.client import TIMEOUT, Address, HttpProtocol, LoadError, Pool, connect, request_bytes
+from bench.client import TIMEOUT, Address, LoadError, Pool, connect, request_bytes
 from bench.ledger import EventReader, Ledger
 from bench.measures import (
     DRAIN_SECONDS,
     OPENING,
-    QUIET_SECONDS,
-    CpuClock,
     describe,
-    family,
-    logged_exceptions,
+    idle_cores,
+    measured_clocks,
     ms,
     percentile,
-    postgres_processes,
     raise_file_limit,
     streams_per_worker,
     triple,
 )
-from tests.support.servers import Server, Worker, prepare, scratch_database, site_env
+from bench.runs import HeldStream, Tracking, add_site_options, on_fresh_site
+from tests.support.servers import Server
 
 GOAL_P95_MS = 200.0
 # What each challenge offers: a casual game a guest program may post. A guest's live
@@ -89,15 +83,19 @@ CHALLENGE = {
 }
 
 
-class LobbyStream(HttpProtocol):
+class LobbyStream(HeldStream):
     """One lobby page's stream: the changes its events name go to the ledger."""
 
+    run: LobbyRun
+
     def __init__(self, number: int, client: str, run: LobbyRun) -> None:
-        super().__init__()
-        self.number, self.client, self.run = number, client, run
-        self.ready = asyncio.get_running_loop().create_future()
+        super().__init__(run)
+        self.number, self.client = number, client
         self.reader = EventReader()
-        self.closing = False
+
+    def reopen(self) -> Coroutine[Any, Any, None]:
+        """Opened again from the revision it had, from the same address."""
+        return self.run.open_stream(self.number, self.revision, self.client)
 
     def open(self, address: Address, since: int) -> None:
         assert self.transport is not None
@@ -108,12 +106,6 @@ class LobbyStream(HttpProtocol):
     @property
     def revision(self) -> int:
         return int(self.reader.last_id or 0)
-
-    def on_head(self, status: int, headers: dict[str, str]) -> None:
-        if status != 200:
-            self.run.error(f"stream answered {status}")
-            self.closing = True
-            self.close()
 
     def on_body(self, data: bytes) -> None:
         now = time.perf_counter()
@@ -128,60 +120,19 @@ class LobbyStream(HttpProtocol):
         if not self.ready.done() and self.reader.retry is not None:
             self.ready.set_result(None)
 
-    def on_end(self) -> None:
-        self.close()
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        if not self.ready.done():
-            self.ready.set_exception(LoadError("stream closed before it opened"))
-        elif not (self.closing or self.run.stopping):
-            self.run.error("stream dropped")
-            self.run.spawn(self.run.open_stream(self.number, self.revision, self.client))
-
-
-class LobbyRun:
+class LobbyRun(Tracking):
     """One measurement: its servers, challenges, streams, changes and errors."""
 
     def __init__(self, servers: list[Server], seed: int) -> None:
-        self.addresses = [("127.0.0.1", server.port) for server in servers]
-        self.pools = [Pool(address) for address in self.addresses]
-        self.rng = random.Random(seed)
+        super().__init__(servers, seed)
         self.ledger = Ledger()
         self.streams: dict[int, LobbyStream] = {}
         self.open: list[str] = []  # challenges open, not being accepted
-        self.clients = 0
         self.answers: dict[str, list[float]] = {"post": [], "accept": []}
-        self.loop_lag: list[float] = []
-        self.errors: Counter[str] = Counter()
         self.events = 0
         self.received = 0
         self.in_flight = 0  # changes sent, not answered yet
-        self.measuring = False
-        self.stopping = False
-        self._tasks: set[asyncio.Task[Any]] = set()
-
-    def error(self, kind: str) -> None:
-        self.errors[kind] += 1
-
-    def spawn(self, coroutine: Any) -> None:
-        task = asyncio.get_running_loop().create_task(self._guard(coroutine))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _guard(self, coroutine: Any) -> None:
-        try:
-            await coroutine
-        except asyncio.CancelledError:
-            raise
-        except (LoadError, OSError, TimeoutError, ValueError, KeyError) as exc:
-            if not self.stopping:
-                self.error(describe(exc))
-
-    def new_client(self) -> str:
-        """The address of a client not seen before (10.0.0.1, 10.0.0.2, …)."""
-        self.clients += 1
-        return str(ipaddress.IPv4Address("10.0.0.0") + self.clients)
 
     def pool(self, turn: int) -> Pool:
         return self.pools[turn % len(self.pools)]
@@ -275,14 +226,6 @@ class LobbyRun:
         finally:
             self.in_flight -= 1
 
-    async def watch_loop(self) -> None:
-        """How late this client's own event loop wakes: its share of any delay."""
-        while True:
-            asked = time.perf_counter()
-            await asyncio.sleep(0.05)
-            if self.measuring:
-                self.loop_lag.append((time.perf_counter() - asked - 0.05) * 1000)
-
     async def drain(self, streams: int) -> None:
         """Wait until every change has reached every stream, or for DRAIN_SECONDS."""
         deadline = time.monotonic() + DRAIN_SECONDS
@@ -291,15 +234,10 @@ class LobbyRun:
                 return
             await asyncio.sleep(0.1)
 
-    def stop(self) -> None:
-        self.stopping = True
-        for task in list(self._tasks):
-            task.cancel()
+    def close_streams(self) -> None:
         for stream in self.streams.values():
             stream.closing = True
             stream.close()
-        for pool in self.pools:
-            pool.close()
 
 
 @dataclass
@@ -350,15 +288,9 @@ async def measure(servers: list[Server], site: list[int], args: argparse.Namespa
         f"in {setup_seconds:.0f} s (connections per worker: {spread})",
         flush=True,
     )
-    on_site = CpuClock(lambda: [p for pid in site for p in family(pid)])
-    await asyncio.sleep(QUIET_SECONDS)
-    idle = on_site.seconds() / QUIET_SECONDS
+    idle = await idle_cores(site)
     run.spawn(run.watch_loop())
-    clocks = {
-        "server": CpuClock(lambda: [p for pid in site for p in family(pid)]),
-        "client": CpuClock(lambda: [psutil.Process()]),
-        "postgres": CpuClock(postgres_processes),
-    }
+    clocks = measured_clocks(site)
     run.events = run.received = 0
     machine = busy_seconds()
     run.measuring = True
@@ -404,29 +336,7 @@ def busy_seconds() -> float:
 
 
 def run_one(args: argparse.Namespace) -> LobbyResult:
-    with tempfile.TemporaryDirectory() as tmp, scratch_database(args.database_url) as url:
-        env = site_env(
-            Path(tmp),
-            url,
-            DJANGO_BEHIND_PROXY="1",
-            GUNICORN_WORKER_CONNECTIONS=str(args.connections),
-        )
-        prepare(env)
-        servers = [Server(env, workers=args.workers) for _ in range(args.servers)]
-        worker = Worker(env)
-        try:
-            for server in servers:
-                server.start()
-            worker.start()
-            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                site = [p.pid for p in (*(s.process for s in servers), worker.process) if p]
-                result = runner.run(measure(servers, site, args))
-            result.logged = logged_exceptions([s.log for s in servers if s.log])
-            return result
-        finally:
-            for server in servers:
-                server.stop()
-            worker.stop()
+    return on_fresh_site(args, lambda servers, site: measure(servers, site, args))
 
 
 def report(r: LobbyResult, args: argparse.Namespace) -> None:
@@ -481,15 +391,7 @@ def main(argv: list[str] | None = None) -> None:
         "--rate", type=float, default=4.0, help="changes a second, posts and accepts by turns"
     )
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the measurement")
-    parser.add_argument("--database-url", default=None, help="PostgreSQL; default: SQLite")
-    parser.add_argument("--servers", type=int, default=1, help="gunicorns sharing the database")
-    parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
-    parser.add_argument(
-        "--connections",
-        type=int,
-        default=5000,
-        help="GUNICORN_WORKER_CONNECTIONS, each worker's connections at most",
-    )
+    add_site_options(parser)
     args = parser.parse_args(argv)
     raise_file_limit()
     print(f"lobby: {args.challenges:,} challenges, {args.pages:,} pages:", flush=True)

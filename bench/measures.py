@@ -5,6 +5,7 @@ and numbers as the reports write them.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import re
@@ -59,6 +60,28 @@ class CpuClock:
 
     def seconds(self) -> float:
         return sum(now - self.start.get(pid, 0.0) for pid, now in self._read().items())
+
+
+def site_clock(site: list[int]) -> CpuClock:
+    """The CPU time of the server side: the processes ``site`` names and their children."""
+    return CpuClock(lambda: [p for pid in site for p in family(pid)])
+
+
+async def idle_cores(site: list[int]) -> float:
+    """The server side's cores over ``QUIET_SECONDS`` with the streams open and nothing
+    happening: what holding them open costs."""
+    on_site = site_clock(site)
+    await asyncio.sleep(QUIET_SECONDS)
+    return on_site.seconds() / QUIET_SECONDS
+
+
+def measured_clocks(site: list[int]) -> dict[str, CpuClock]:
+    """The CPU time a measured phase reads: the server side's, this client's, PostgreSQL's."""
+    return {
+        "server": site_clock(site),
+        "client": CpuClock(lambda: [psutil.Process()]),
+        "postgres": CpuClock(postgres_processes),
+    }
 
 
 def family(pid: int) -> list[psutil.Process]:

@@ -18,7 +18,11 @@ from game.surface import (
     COLORS,
 )
 
-__all__ = ["EditCell", "Editor", "HandToggle", "PaintChoice", "Pieces"]
+__all__ = ["EditCell", "Editor", "HandToggle", "PaintChoice", "PaintRefused", "Pieces"]
+
+
+class PaintRefused(ValueError):
+    """A paint the editor will not put on a square, and why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +166,25 @@ class Pieces:
         for index, cell in enumerate(cells):
             rows.setdefault(self.board.place(index)[0], []).append(cell)
         return tuple((row, tuple(found)) for row, found in rows.items())
+
+    def square(self, at: str) -> int:
+        """The index of the square named ``at`` (any case, spaces around ignored), where
+        a paint goes. Raises ``PaintRefused`` naming the squares there are."""
+        name = at.strip().upper()
+        if name not in self.board.names:
+            raise PaintRefused(f"{at[:10]!r} is not a square: use {self.board.span}")
+        return self.board.names.index(name)
+
+    def palette(
+        self, paint: str, url: Callable[[str], str], keep: Callable[[str], bool] | None = None
+    ) -> tuple[PaintChoice, ...]:
+        """The palette: a choice for each paint whose letter ``keep`` allows (each, with
+        no ``keep``), ``paint`` the one selected, each linking to ``url(value)``."""
+        return tuple(
+            self.choice(value, value == paint, url(value))
+            for value, char in self.paints.items()
+            if keep is None or keep(char)
+        )
 
     def choice(self, value: str, selected: bool, url: str) -> PaintChoice:
         """The palette's choice of the paint ``value``."""

@@ -9,16 +9,24 @@ games end, its players, and how its boards are drawn and pictured. The registry
 follows python-chess's variants (``VARIANTS``, ``find_variant``, ``outcome()``) and
 boardgame.io's game objects (``setup``, ``moves``, ``endIf``, ``ai.enumerate``).
 
-docs/DESIGN.md, "How to add a game", walks through making one.
+What every game's folder lays out alike need not be said: a kind's templates
+(``<name>/_board.html``, ``<name>/_legend.html``), its stylesheet
+(``<name>/board.css``), its About page (``/about/<name>/``) and its arena's figures
+(``game/<name>/arena.json``) are found by its name unless it names others, and a game
+that forces no move and rates every game alike leaves ``settle`` and
+``rating_family`` out. docs/DESIGN.md, "How to add a game", walks through making one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from django.urls import reverse_lazy
+
 from game.boards.base import Board
+from game.moves import move_list
 from game.options import Options
 from game.sides import DARK_AND_LIGHT, Sides
 from game.surface import (
@@ -27,8 +35,9 @@ from game.surface import (
     Outcome,
     Played,
 )
+from game.thinking import find_level
 
-__all__ = ["Arena", "Drawing", "GameKind", "GamePosition", "Players"]
+__all__ = ["Arena", "Drawing", "GameKind", "GamePosition", "Players", "one_rating", "unchanged"]
 
 
 class GamePosition(Protocol):
@@ -107,18 +116,16 @@ class Players:
         return self.levels[-1]
 
     def level(self, level_id: str) -> Level:
-        """The level with this id. Raises ``KeyError`` for an unknown one."""
-        for level in self.levels:
-            if level.id == level_id:
-                return level
-        raise KeyError(f"{level_id!r} is not a level: choose one of {', '.join(self.level_ids)}")
+        """The level with this id. Raises ``KeyError`` for an unknown one, naming those
+        there are."""
+        return find_level(self.levels, level_id)
 
     def number(self, level_id: str) -> int:
         """A level's place on the ladder, from 1, the weakest."""
         return self.level_ids.index(level_id) + 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Drawing:
     """How a kind's positions are shown: the values its templates draw, and pictures.
 
@@ -131,7 +138,10 @@ class Drawing:
     ``move_list(position, current, marks, sides=...)`` the moves;
     ``announcement(position, status)`` what a screen reader says;
     ``picture(position, caption=..., sides=...)`` a PNG (``GameKind.picture``);
-    ``editor(text, rules, page)`` the position page's editor, or None. Those given
+    ``editor(text, rules, page)`` the position page's editor, or None; the board's and
+    the legend's templates, left out, are the kind's ``<name>/_board.html`` and
+    ``<name>/_legend.html`` (``GameKind`` fills them in), and the move list every
+    kind's (``game.moves.move_list``) unless it gives its own. Those given
     ``sides`` (the kind's, ``GameKind.sides``) name the sides as it does. The board's
     ``squares`` are what the watch list's small board reads too: each cell's ``color``
     ("" when empty) and, where the game has more than one kind of piece, its ``kind``
@@ -140,13 +150,13 @@ class Drawing:
 
     draw_board: Callable[..., Any]
     describe: Callable[..., Any]
-    move_list: Callable[..., Any]
+    move_list: Callable[..., Any] = move_list
     announcement: Callable[..., str]
     picture: Callable[..., bytes]
     editor: Callable[..., Any]
-    board_template: str  # the partial that draws ``draw_board``'s value
+    board_template: str = ""  # the partial that draws ``draw_board``'s value
     why: Callable[..., str]  # (outcome, sides) -> why a game ended, in words
-    legend_template: str  # the partial under the board: what its marks mean
+    legend_template: str = ""  # the partial under the board: what its marks mean
     # The query field of the viewer's choice before a move (Mǽrstánas's stone to place,
     # ``?stone=thunder``; a tafl game's piece picked, ``?from=B6``), and its default.
     choice_field: str
@@ -156,7 +166,17 @@ class Drawing:
     rules_template: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+def unchanged(position: GamePosition) -> GamePosition:
+    """A game's ``settle`` when nothing is forced in it: every move is chosen."""
+    return position
+
+
+def one_rating(rules: Any) -> str:
+    """A game's ``rating_family`` when it has no options to rate apart: one rating."""
+    return "standard"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameKind:
     """One kind of game, as the site plays it.
 
@@ -166,6 +186,11 @@ class GameKind:
     plays the moves nobody chooses (Mǽrstánas's forced pass); ``ends`` names the
     ways the rules end a game (``Outcome.reason``) in words; ``split_moves`` reads
     the moves a record writes.
+
+    What is left out is the convention's, from ``name``: ``about_url`` the
+    ``about-kind`` page, ``stylesheet`` ``<name>/board.css``, ``arena``
+    ``game/<name>/arena.json``, and the drawing's ``<name>/_board.html`` and
+    ``<name>/_legend.html``.
     """
 
     name: str
@@ -173,7 +198,7 @@ class GameKind:
     rules: type[Options]
     start: Callable[[Any], GamePosition]
     from_text: Callable[[str, Any], GamePosition]
-    settle: Callable[[GamePosition], GamePosition]
+    settle: Callable[[GamePosition], GamePosition] = unchanged
     ends: Mapping[str, str]
     split_moves: Callable[[str], Iterator[str]]
     players: Players
@@ -187,7 +212,7 @@ class GameKind:
     rules_doc: str
     # The rating a game of these options counts in: options players would expect to
     # rate apart (Mǽrstánas's wraparound board) name a family of their own.
-    rating_family: Callable[[Any], str]
+    rating_family: Callable[[Any], str] = one_rating
     # The rules look back at earlier positions (Cyngesheall's threefold repetition): a
     # move is then played on the position replayed from the record, never on one read
     # from the cached text, which knows nothing of them.
@@ -201,12 +226,15 @@ class GameKind:
     noun: str = "stone"
     nouns: str = "stones"
     tagline: str = ""
-    # Its About page, with its rules (a lazy URL: the registry is built before the URLs).
+    # Its About page, with its rules (a lazy URL: the registry is built before the
+    # URLs); left out, ``/about/<name>/``.
     about_url: str = ""
-    # Its stylesheet, among its static files: its board's size and its own pieces' marks.
+    # Its stylesheet, among its static files: its board's size and its own pieces'
+    # marks; left out, "<name>/board.css".
     stylesheet: str = ""
     # Its arena's last full run (``make arena``), from the project's root, whose Elo
-    # ratings its About page shows: "game/<name>/arena.json"; "" for none.
+    # ratings its About page shows; left out, "game/<name>/arena.json" (a game never
+    # measured has no file there, and its page says so).
     arena: str = ""
     # What its rule book calls its sides (the ``dark`` seat moves first, whatever its
     # name) and a game nobody won (``game.sides``).
@@ -214,6 +242,26 @@ class GameKind:
     # A position text that tells the game at a glance among the others (the home page's
     # choice of game shows it as a small board); "" for its start.
     showcase: str = ""
+
+    def __post_init__(self) -> None:
+        # What was left out follows the kind's name; frozen, so set as the class would.
+        name = self.name
+        defaults = {
+            "about_url": reverse_lazy("about-kind", args=[name]),
+            "stylesheet": f"{name}/board.css",
+            "arena": f"game/{name}/arena.json",
+        }
+        for field, value in defaults.items():
+            given = getattr(self, field)  # a lazy URL is not read before the URLs are
+            if type(given) is str and not given:
+                object.__setattr__(self, field, value)
+        drawing = self.drawing
+        if not (drawing.board_template and drawing.legend_template):
+            templates = {
+                "board_template": drawing.board_template or f"{name}/_board.html",
+                "legend_template": drawing.legend_template or f"{name}/_legend.html",
+            }
+            object.__setattr__(self, "drawing", replace(drawing, **templates))
 
     def outcome(self, position: GamePosition) -> Outcome | None:
         """How the rules ended ``position``'s game, in the words the site stores and the

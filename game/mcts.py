@@ -35,6 +35,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from game.thinking import moves_to_choose
+
 __all__ = [
     "LOST",
     "WON",
@@ -42,6 +44,7 @@ __all__ = [
     "Node",
     "best_child",
     "grow",
+    "search_move",
 ]
 
 WON, LOST = 1, -1  # proofs, for the side that moved into a node
@@ -235,3 +238,21 @@ def grow(
                 ):
                     visited.proven = WON
     return root, iterations
+
+
+def search_move(
+    position: Any,
+    rng: random.Random,
+    search_tree: Callable[..., tuple[Node, Any]],
+    pick: Callable[[Any], Any],
+    **options: Any,
+) -> tuple[Any, int]:
+    """The move a game's search plays in ``position``, and the number of iterations
+    run: the only move at once (no iteration), else the ``pick``ed child of the root
+    of ``search_tree(position, rng, **options)``, the game's own tree. Raises
+    ``ValueError`` on a finished game."""
+    moves = moves_to_choose(position)
+    if len(moves) == 1:
+        return moves[0], 0
+    root, iterations = search_tree(position, rng, **options)
+    return pick(root).move, iterations

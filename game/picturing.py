@@ -1,7 +1,8 @@
 """What every game's pictures share, drawn with Pillow (``game.<name>.pictures``): the
-site's colours, the board's place in a picture, the wooden grid and its labels, the
-shaded stone with a rune on it, the frame of a last move, the ring of a square it
-cleared, the text beside the board, and the PNG's bytes. Engine only, no Django.
+site's colours, the board's place in a picture and its blank canvas, the wooden grid
+and its labels, the shaded stone with a rune on it, the frame of a last move, the ring
+of a square it cleared, the text beside the board (its sides' lines and whose turn it
+is or the result), and the PNG's bytes. Engine only, no Django.
 
 A picture follows the site's board: row 1 at the top, the pieces of ``static/img``.
 The same position always gives the same bytes, so a response can carry an ETag.
@@ -18,7 +19,9 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw, ImageFont
 
 from game.boards.base import Board
+from game.sides import Sides
 from game.surface import (
+    COLORS,
     Color,
 )
 
@@ -30,15 +33,20 @@ __all__ = [
     "LAST",
     "STONE_COLOURS",
     "Layout",
+    "canvas",
+    "counted",
     "draw_grid",
     "draw_stone",
     "frame",
     "layout",
     "load_font",
+    "paste",
     "png",
     "ring_sprite",
     "side_text",
     "sprite",
+    "status_text",
+    "stone_sprite",
     "wrap",
 ]
 
@@ -119,6 +127,16 @@ def layout(width: int, height: int, board: Board) -> Layout:
     return Layout(width, height, cell, margin + label, margin + label, board)
 
 
+def canvas(
+    width: int, height: int, board: Board
+) -> tuple[Layout, Image.Image, ImageDraw.ImageDraw]:
+    """A blank picture of ``width`` × ``height`` pixels for ``board``: its layout, the
+    image and what draws on it. Raises ``ValueError`` as ``layout`` does."""
+    place = layout(width, height, board)
+    image = Image.new("RGB", (place.width, place.height), BACKGROUND)
+    return place, image, ImageDraw.Draw(image)
+
+
 def draw_grid(draw: ImageDraw.ImageDraw, place: Layout) -> None:
     """The wooden board, its lines and its column letters and row numbers; a square
     cut away is left as the background."""
@@ -155,6 +173,18 @@ def sprite(cell: int, paint: Callable[[ImageDraw.ImageDraw, int], None]) -> Imag
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     paint(ImageDraw.Draw(image), big)
     return image.resize((cell, cell), Image.Resampling.LANCZOS)
+
+
+def paste(image: Image.Image, place: Layout, square: int, piece: Image.Image) -> None:
+    """``piece`` (a sprite) pasted on ``square``, its transparent corners left see-through."""
+    image.paste(piece, place.corner(square), piece)
+
+
+@lru_cache(maxsize=128)
+def stone_sprite(cell: int, color: Color, rune: Rune = ()) -> Image.Image:
+    """A stone, ``cell`` pixels square, drawn large and scaled down, to paste: the site's
+    stone, with ``rune`` on it (a game's marked pieces)."""
+    return sprite(cell, lambda draw, big: draw_stone(draw, big // 2, big // 2, big, color, rune))
 
 
 @lru_cache(maxsize=16)
@@ -195,6 +225,23 @@ def draw_stone(
 
 def _mix(one: tuple[int, int, int], other: tuple[int, int, int]) -> tuple[int, int, int]:
     return tuple((a + b) // 2 for a, b in zip(one, other, strict=True))  # type: ignore[return-value]
+
+
+def status_text(sides: Sides, turn: Color, result: str | None = None) -> str:
+    """The line of the text beside the board that says whose turn it is, or once
+    ``result`` is known (a winner's colour or a no-winner word) how the game ended."""
+    if result is None:
+        return f"{sides.name(turn)} to move"
+    verdict = f"a {result}" if result == sides.no_winner else sides.result_text(result)
+    return f"Game over: {verdict}"
+
+
+def counted(sides: Sides, counts: Sequence[int], noun: str) -> list[tuple[Color, str]]:
+    """Each side's line beside the board, what it has left: "Dark  3 pieces"."""
+    return [
+        (color, f"{sides.name(color)}  {count} {noun}{'' if count == 1 else 's'}")
+        for color, count in zip(COLORS, counts, strict=True)
+    ]
 
 
 def side_text(

@@ -11,7 +11,7 @@ every ``Position`` has alike (``PositionBase``) and the reader of a record's mov
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -112,20 +112,24 @@ class Played(NamedTuple, Generic[M]):
 
 
 class PositionBase:
-    """What every engine's ``Position`` has alike: the moves that led to it, legality in
-    a word, and equality of what is on the board (``_key()``), not of the history.
+    """What every engine's ``Position`` has alike: the moves that led to it, playing a
+    record on from it, legality in a word, and equality of what is on the board
+    (``_key()``), not of the history.
 
-    A position keeps the one before it (``_parent``) and says how it was reached
-    (``last_played``, its engine's); positions are immutable, so a copy is itself.
+    A position keeps the one before it (``_parent``) and the move that led here
+    (``last_played``, written by ``_last_text()``, which an engine whose moves take
+    pieces extends); positions are immutable, so a copy is itself.
     """
 
     __slots__ = ()
 
     # Each engine's slots: its options, the side to move (0 dark, 1 light), the moves
-    # played to reach it, and the move that did.
+    # played to reach it, the position before (None at the start or a set-up one) and
+    # the move that led from it.
     _rules: Any
     _turn: int
     _ply: int
+    _parent: Any
     _last: Any
 
     @property
@@ -149,6 +153,17 @@ class PositionBase:
         return self._last
 
     @property
+    def last_played(self) -> Played | None:
+        """The last move of ``history``, or None when it is empty."""
+        if self._parent is None:
+            return None
+        return Played(COLORS[self._parent._turn], self._last, self._last_text())
+
+    def _last_text(self) -> str:
+        """The move that led here as the record writes it."""
+        return str(self._last)
+
+    @property
     def history(self) -> tuple[Played, ...]:
         """The moves that led here, oldest first: since the start, or since the position
         text this one was set up from (``from_text`` positions have no history)."""
@@ -164,6 +179,22 @@ class PositionBase:
         """The moves played, as the record writes them: with what they removed or
         captured (``T E4xE3/D4``, ``C7-C3xC2/D3``)."""
         return tuple(played.text for played in self.history)
+
+    def play_record(self, record: Iterable[Any] | str) -> Any:
+        """The position after playing ``record`` on from this one: moves or their
+        notation, or one text of them between commas, semicolons or new lines.
+
+        Raises ``InvalidMoveError``/``IllegalMoveError`` naming the move number that failed.
+        """
+        if isinstance(record, str):
+            record = [part for part in re.split(r"[,;\n]", record) if part.strip()]
+        pos = self
+        for number, move in enumerate(record, start=1):
+            try:
+                pos = pos.play(move)
+            except MoveError as exc:
+                raise type(exc)(f"move {number}: {exc}") from exc
+        return pos
 
     def is_legal(self, move: object) -> bool:
         """True if ``move`` may be played now (text that is not a move is not legal)."""

@@ -1,7 +1,8 @@
 """What every kind's computer players share: finding a level on the ladder and playing
 it (``play_level``: the checks, the seed, the budget, thinking without the garbage
-collector), and reading a search tree for the analysis of a position (the move, the
-line it expects and the chances it gives: ``read_tree``). Engine only, no Django.
+collector), the moves a player chooses among (``moves_to_choose``), and reading a
+search tree for the analysis of a position (the move, the line it expects and the
+chances it gives: ``read_tree``). Engine only, no Django.
 
 The tree itself is ``game.mcts``'s, one for every game. Its nodes, whatever the
 game, have ``move``, ``visits``, ``wins`` (for the side that moved into the node)
@@ -29,6 +30,7 @@ __all__ = [
     "find_level",
     "mover_chances",
     "most_visited",
+    "moves_to_choose",
     "play_level",
     "principal_line",
     "read_tree",
@@ -63,6 +65,15 @@ def find_level(levels: Sequence[Level], level_id: str | Level) -> Level:
     raise KeyError(f"{level_id!r} is not a level: choose one of {ids}")
 
 
+def moves_to_choose(position: Any) -> list[Any]:
+    """The legal moves of ``position``, for a player to choose one of. Raises
+    ``ValueError`` when the game is over."""
+    moves = position.legal_moves()
+    if not moves:
+        raise ValueError("the game is over: there is no move to choose")
+    return moves
+
+
 class Rung(HasId, Protocol):
     seconds: float
     playouts: int | None
@@ -87,9 +98,7 @@ def play_level(
     chosen = find_level(levels, level_id)
     started = time.perf_counter()
     with without_collector():
-        moves = position.legal_moves()
-        if not moves:
-            raise ValueError("the game is over: there is no move to choose")
+        moves = moves_to_choose(position)
         if len(moves) == 1:
             return moves[0]
         rng = random.Random(seed)

@@ -10,10 +10,7 @@ engine decides: everything here is asked of ``Position``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import NamedTuple
-
-from django.templatetags.static import static
 
 from game.boards import SquareBoard
 from game.cyngesheall.engine import GOALS, Position
@@ -25,7 +22,7 @@ from game.cyngesheall.rules import (
     END_NO_MOVES,
     SIDES,
 )
-from game.drawing import RowNumber, row_numbers
+from game.drawing import RowNumber, move_or_none, mover_now, piece_image, row_numbers
 from game.fragments import Fragments, drawn_by
 from game.grid import (
     SQUARES,
@@ -46,12 +43,6 @@ __all__ = ["Board", "Cell", "Status", "announcement", "describe", "draw_board", 
 RUNES = {Piece.KING: "ᚩ", Piece.COMMANDER: "ᚦ", Piece.STONE: ""}
 # The corner each side's king races for, by square: the side it is the goal of.
 GOAL_OF = {GOALS[0]: "dark", GOALS[1]: "light"}
-
-
-@cache
-def piece_image(color: str, piece: str) -> str:
-    """The URL of a piece's picture (our own SVGs)."""
-    return static(f"img/{color}-{piece}.svg")
 
 
 @drawn_by("cyngesheall/_square.html", "cell")
@@ -140,10 +131,9 @@ def draw_board(
     marks the squares a better move than one played from here leaves and reaches (the
     review's, looking back at the moment before a mistake).
     """
-    if mover is not None and (position.is_over or Color(mover) is not position.turn):
-        mover = None
-    hint = _move_or_none(hint)
-    better = _move_or_none(better)
+    mover = mover_now(position, mover)
+    hint = move_or_none(hint, parse_move)
+    better = move_or_none(better, parse_move)
     origin = _square_or_none(picked)
     if origin is None and hint is not None:
         origin = hint.origin
@@ -195,16 +185,6 @@ def draw_board(
         picked=str(SQUARES[origin]) if origin is not None else "",
         hint=hint_words(position, hint) if hint is not None else "",
     )
-
-
-def _move_or_none(move: Move | str | None) -> Move | None:
-    """A move given as itself or its notation; None for none, or for text no move."""
-    if not isinstance(move, str):
-        return move
-    try:
-        return parse_move(move)
-    except InvalidMoveError:
-        return None
 
 
 def _square_or_none(text: str) -> int | None:

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from game.cyngesheall.drawing import piece_image
 from game.cyngesheall.notation import read_position_text, write_position_text
 from game.cyngesheall.rules import BOARD, SIDES, Rules
-from game.editing import Editor, Pieces
-from game.grid import (
-    NAMES,
-)
+from game.drawing import piece_image
+from game.editing import Editor, PaintRefused, Pieces
 
 __all__ = ["CYCLE", "EMPTY_TEXT", "PAINTS", "PIECES", "editor"]
 
@@ -46,7 +43,6 @@ PIECES = Pieces(
     names={},
     sides=SIDES,
 )
-_INDEX = {name: index for index, name in enumerate(NAMES)}
 
 
 def query_of(text: str, paint: str = "") -> str:
@@ -70,9 +66,10 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
     paint = paint if paint in PAINTS else ""
     refusal = ""
     if paint and at:
-        index = _INDEX.get(at.strip().upper())
-        if index is None:
-            refusal = f"{at[:10]!r} is not a square: use A1 to G7"
+        try:
+            index = PIECES.square(at)
+        except PaintRefused as error:
+            refusal = str(error)
         else:
             squares = squares[:index] + PAINTS[paint] + squares[index + 1 :]
             text = write_position_text(squares, side, quiet)
@@ -91,10 +88,7 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         hand=(),
         clear_url=f"{page}?{query_of(EMPTY_TEXT, paint)}",
         paint=paint,
-        palette=tuple(
-            PIECES.choice(value, value == paint, f"{page}?{query_of(text, value)}")
-            for value in PAINTS
-        ),
+        palette=PIECES.palette(paint, lambda value: f"{page}?{query_of(text, value)}"),
         refusal=refusal,
         noun=PIECES.noun,
         cycle=PIECES.cycle_words(),

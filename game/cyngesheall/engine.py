@@ -23,7 +23,6 @@ Typical use::
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from game.cyngesheall.notation import (
@@ -60,9 +59,7 @@ from game.surface import (
     Color,
     IllegalMoveError,
     InvalidPositionError,
-    MoveError,
     Outcome,
-    Played,
     PositionBase,
 )
 
@@ -225,15 +222,7 @@ class Position(PositionBase):
         """
         if record is None and not isinstance(rules, Rules | None):
             rules, record = None, rules
-        pos = start if start is not None else cls.start(rules)
-        if isinstance(record, str):
-            record = [part for part in re.split(r"[,;\n]", record) if part.strip()]
-        for number, move in enumerate(record or (), start=1):
-            try:
-                pos = pos.play(move)
-            except MoveError as exc:
-                raise type(exc)(f"move {number}: {exc}") from exc
-        return pos
+        return (start if start is not None else cls.start(rules)).play_record(record or ())
 
     @classmethod
     def from_text(cls, text: str, rules: Rules | None = None) -> Position:
@@ -314,15 +303,11 @@ class Position(PositionBase):
         target = self._last.target
         return tuple(ray[0] for ray in ROOK_RAYS[target] if ray and self._captured >> ray[0] & 1)
 
-    @property
-    def last_played(self) -> Played | None:
-        """The last move of ``history``, or None when it is empty."""
-        if self._parent is None:
-            return None
+    def _last_text(self) -> str:
         text = str(self._last)
         if self._captured:
             text += "x" + square_list(self.last_captured)
-        return Played(COLORS[self._parent._turn], self._last, text)
+        return text
 
     def piece_at(self, square: str | int) -> tuple[Color, Piece] | None:
         """The colour and kind of the piece on ``square``, or None when it is empty.

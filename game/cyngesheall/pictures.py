@@ -15,7 +15,6 @@ keeps what it drew by that ETag (Django's cache).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -26,18 +25,19 @@ from game.grid import (
     SQUARES,
 )
 from game.picturing import (
-    BACKGROUND,
     BOARD_LINE,
     STONE_COLOURS,
     Layout,
+    canvas,
+    counted,
     draw_grid,
-    draw_stone,
     frame,
-    layout,
+    paste,
     png,
     ring_sprite,
     side_text,
-    sprite,
+    status_text,
+    stone_sprite,
 )
 from game.sides import Sides
 from game.surface import (
@@ -78,22 +78,16 @@ def board_png(
 
     Raises ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels).
     """
-    place = layout(width, height, BOARD)
-    image = Image.new("RGB", (place.width, place.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    place, image, draw = canvas(width, height, BOARD)
     _board(image, draw, place, position, position.last_move, position.last_captured)
     outcome = position.outcome()
     if outcome is not None:
-        result = outcome.result
-        verdict = f"a {result}" if result == sides.no_winner else sides.result_text(result)
-        status, note = f"Game over: {verdict}", ENDS.get(outcome.reason, outcome.reason)
+        status = status_text(sides, position.turn, outcome.result)
+        note = ENDS.get(outcome.reason, outcome.reason)
     else:
-        status = f"{sides.name(position.turn)} to move"
+        status = status_text(sides, position.turn)
         note = f"{position.quiet} of {QUIET_LIMIT} plies without capture"
-    lines = [
-        (color, f"{sides.name(color)}  {count} piece{'' if count == 1 else 's'}")
-        for color, count in zip(COLORS, position.score(), strict=True)
-    ]
+    lines = counted(sides, position.score(), "piece")
     side_text(draw, place, "Cyngesheall", lines, status, [note], caption)
     return png(image)
 
@@ -112,11 +106,10 @@ def _board(
     board = position.board()
     for square in SQUARES:
         if board[square]:
-            piece = _piece_sprite(place.cell, *board[square])
-            image.paste(piece, place.corner(square), piece)
+            color, piece = board[square]
+            paste(image, place, square, stone_sprite(place.cell, color, RUNES.get(piece, ())))
     for square in captured:
-        ring = ring_sprite(place.cell, place.line)
-        image.paste(ring, place.corner(square), ring)
+        paste(image, place, square, ring_sprite(place.cell, place.line))
     if last is not None:
         # The target is framed as Mǽrstánas frames a placed stone; the origin more thinly.
         frame(draw, place, last.origin, place.line * 2)
@@ -137,11 +130,3 @@ def _goal(draw: ImageDraw.ImageDraw, place: Layout, goal: int, color: Color, lin
     points = [corner, (corner[0] + inward_x, corner[1]), (corner[0], corner[1] + inward_y)]
     fill, outline = GOAL_COLOURS[color]
     draw.polygon(points, fill=fill, outline=outline, width=2 * line)
-
-
-@lru_cache(maxsize=64)
-def _piece_sprite(cell: int, color: Color, piece: Piece) -> Image.Image:
-    """A piece, ``cell`` pixels square, drawn large and scaled down, to paste: the site's
-    stone, with its rune on it for a king or a commander."""
-    rune = RUNES.get(piece, ())
-    return sprite(cell, lambda draw, big: draw_stone(draw, big // 2, big // 2, big, color, rune))

@@ -3,8 +3,6 @@ its engine, players, lessons, drawing and pictures together."""
 
 from __future__ import annotations
 
-from django.urls import reverse_lazy
-
 from game.cyngesheall import bots, lessons
 from game.cyngesheall.bots import reference
 from game.cyngesheall.drawing import announcement, describe, draw_board, why
@@ -14,17 +12,6 @@ from game.cyngesheall.notation import split_moves
 from game.cyngesheall.pictures import board_png
 from game.cyngesheall.rules import BOARD, SIDES
 from game.kinds import Arena, Drawing, GameKind, Players
-from game.moves import move_list
-
-
-def settle(position: Position) -> Position:
-    """Nothing is forced in Cyngesheall: every move is chosen."""
-    return position
-
-
-def rating_family(rules: Rules) -> str:
-    """One rating: the game has no options to rate apart."""
-    return "standard"
 
 
 def score_line(position: Position) -> str:
@@ -54,7 +41,6 @@ KIND = GameKind(
     rules=Rules,
     start=Position.start,
     from_text=Position.from_text,
-    settle=settle,
     ends=ENDS,
     split_moves=split_moves,
     players=Players(
@@ -73,26 +59,19 @@ KIND = GameKind(
     drawing=Drawing(
         draw_board=draw_board,
         describe=describe,
-        move_list=move_list,
         announcement=announcement,
         picture=board_png,
         editor=editor,
-        board_template="cyngesheall/_board.html",
         why=why,
-        legend_template="cyngesheall/_legend.html",
         choice_field="from",
         choice_default="",
     ),
     rules_doc="CYNGESHEALL.md",
-    rating_family=rating_family,
     remembers=True,
     score_line=score_line,
     example_moves=("B6-B2", "C7-C3xC2/D3"),
     noun="piece",
     nouns="pieces",
     tagline="a race of kings",
-    about_url=reverse_lazy("about-kind", args=["cyngesheall"]),
-    stylesheet="cyngesheall/board.css",
-    arena="game/cyngesheall/arena.json",
     sides=SIDES,
 )

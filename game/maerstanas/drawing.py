@@ -11,13 +11,10 @@ an engine ``Position`` with the same code, given what the viewer may do.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import NamedTuple
 
-from django.templatetags.static import static
-
 from game.boards import SquareBoard
-from game.drawing import RowNumber, row_numbers
+from game.drawing import RowNumber, mover_now, piece_image, row_numbers
 from game.fragments import Fragments, drawn_by
 from game.grid import (
     SQUARES,
@@ -35,12 +32,6 @@ from game.surface import (
 
 # Keyed by ``Stone``, a StrEnum, so its plain values ("thunder") find the names too.
 STONE_NAMES = {Stone.STONE: "stone", Stone.THUNDER: "thunder-stone", Stone.WODEN: "Woden-stone"}
-
-
-@cache
-def stone_image(color: str, kind: str) -> str:
-    """The URL of a stone's picture (our own SVGs, hashed by the static files storage)."""
-    return static(f"img/{color}-{kind}.svg")
 
 
 # The board ----------------------------------------------------------------------------------
@@ -154,8 +145,7 @@ def draw_board(
     or its notation, marks its square as the better move than one played from here
     (the review's, looking back at the moment before a mistake).
     """
-    if mover is not None and (position.is_over or Color(mover) is not position.turn):
-        mover = None
+    mover = mover_now(position, mover)
     if isinstance(hint, str):
         hint = parse_move(hint)
     if not stone and hint is not None and not hint.is_pass:
@@ -207,7 +197,7 @@ def draw_board(
                     name=str(square),
                     color=color,
                     kind=stone_kind,
-                    image=stone_image(color, stone_kind) if color else "",
+                    image=piece_image(color, stone_kind) if color else "",
                     label=_label(square, color, stone_kind, reason, clears),
                     value=value,
                     reason=reason,
@@ -286,7 +276,7 @@ def _choices(
                 selected is kind,
                 available,
                 note,
-                stone_image(mover.value, kind.value),
+                piece_image(mover.value, kind.value),
             )
         )
     return tuple(choices)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from game.editing import Editor, HandToggle, Pieces
+from game.drawing import piece_image
+from game.editing import Editor, HandToggle, PaintRefused, Pieces
 from game.grid import (
     NAMES,
 )
-from game.maerstanas.drawing import stone_image
 from game.maerstanas.engine import Rules
 from game.maerstanas.notation import (
     EMPTY_TEXT,
@@ -65,17 +65,12 @@ PIECES = Pieces(
     board=BOARD,
     noun="stone",
     kinds=_STONES,
-    image=stone_image,
+    image=piece_image,
     paints=PAINTS,
     cycle=CYCLE,
     names=_NAMES,
     sides=SIDES,
 )
-_INDEX = {name: index for index, name in enumerate(NAMES)}
-
-
-class PaintRefused(ValueError):
-    """A paint the editor will not put on a square, and why."""
 
 
 def query_of(text: str, rules: Rules, paint: str = "") -> str:
@@ -132,10 +127,8 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
     paint = paint if paint in PAINTS else ""
     refusal = ""
     if paint and at:
-        index = _INDEX.get(at.strip().upper())
         try:
-            if index is None:
-                raise PaintRefused(f"{at[:10]!r} is not a square: use A1 to G7")
+            index = PIECES.square(at)
             new_squares, new_held = painted(squares, held, index, PAINTS[paint], rules)
         except PaintRefused as error:
             refusal = str(error)
@@ -168,10 +161,10 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         hand=hand_toggles if rules.special_stones else (),
         clear_url=f"{page}?{query_of(EMPTY_TEXT, rules, paint)}",
         paint=paint,
-        palette=tuple(
-            PIECES.choice(value, value == paint, f"{page}?{query_of(text, rules, value)}")
-            for value, char in PAINTS.items()
-            if rules.special_stones or char not in HAND_LETTERS
+        palette=PIECES.palette(
+            paint,
+            lambda value: f"{page}?{query_of(text, rules, value)}",
+            lambda char: rules.special_stones or char not in HAND_LETTERS,
         ),
         refusal=refusal,
         noun=PIECES.noun,

@@ -24,7 +24,6 @@ Typical use::
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from game.grid import (
@@ -69,9 +68,7 @@ from game.surface import (
     Color,
     IllegalMoveError,
     InvalidPositionError,
-    MoveError,
     Outcome,
-    Played,
     PositionBase,
 )
 
@@ -174,15 +171,7 @@ class Position(PositionBase):
 
         Raises ``InvalidMoveError``/``IllegalMoveError`` naming the move number that failed.
         """
-        pos = start if start is not None else cls.start(rules)
-        if isinstance(record, str):
-            record = [part for part in re.split(r"[,;\n]", record) if part.strip()]
-        for number, move in enumerate(record, start=1):
-            try:
-                pos = pos.play(move)
-            except MoveError as exc:
-                raise type(exc)(f"move {number}: {exc}") from exc
-        return pos
+        return (start if start is not None else cls.start(rules)).play_record(record)
 
     @classmethod
     def from_text(cls, text: str, rules: Rules | None = None) -> Position:
@@ -248,13 +237,6 @@ class Position(PositionBase):
         return tuple(
             n for n in self._geometry.neighbours[self._last.square] if self._removed >> n & 1
         )
-
-    @property
-    def last_played(self) -> Played | None:
-        """The last move of ``history``, or None when it is empty."""
-        if self._parent is None:
-            return None
-        return Played(COLORS[self._parent._turn], self._last, self._last_text())
 
     def _last_text(self) -> str:
         text = format_move(self._last)

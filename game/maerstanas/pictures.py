@@ -12,8 +12,6 @@ that ETag (Django's cache).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image, ImageDraw
 
 from game.grid import (
@@ -23,21 +21,20 @@ from game.maerstanas.engine import Position
 from game.maerstanas.notation import Move, Stone
 from game.maerstanas.rules import BOARD, SIDES
 from game.picturing import (
-    BACKGROUND,
     Layout,
+    canvas,
     draw_grid,
-    draw_stone,
     frame,
-    layout,
+    paste,
     png,
     ring_sprite,
     side_text,
-    sprite,
+    status_text,
+    stone_sprite,
 )
 from game.sides import Sides
 from game.surface import (
     COLORS,
-    Color,
 )
 
 __all__ = ["RUNES", "board_png"]
@@ -62,20 +59,12 @@ def board_png(
 
     Raises ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels).
     """
-    place = layout(width, height, BOARD)
-    image = Image.new("RGB", (place.width, place.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    place, image, draw = canvas(width, height, BOARD)
     _board(image, draw, place, position, position.last_move, set(position.last_removed))
-    score = position.score()
-    if position.is_over:
-        result = position.result
-        verdict = f"a {result}" if result == sides.no_winner else sides.result_text(result)
-        status = f"Game over: {verdict}"
-    else:
-        status = f"{sides.name(position.turn)} to move"
+    status = status_text(sides, position.turn, position.result)
     lines = [
         (color, f"{sides.name(color)}  {points}")
-        for color, points in zip(COLORS, score, strict=True)
+        for color, points in zip(COLORS, position.score(), strict=True)
     ]
     notes = ["Wraparound board"] if position.rules.wraparound else []
     side_text(draw, place, "Mǽrstánas", lines, status, notes, caption)
@@ -94,17 +83,9 @@ def _board(
     board = position.board()
     for square in SQUARES:
         if board[square]:
-            stone = _stone_sprite(place.cell, *board[square])
-            image.paste(stone, place.corner(square), stone)
+            color, stone = board[square]
+            paste(image, place, square, stone_sprite(place.cell, color, RUNES.get(stone, ())))
         if square in cleared:
-            ring = ring_sprite(place.cell, place.line)
-            image.paste(ring, place.corner(square), ring)
+            paste(image, place, square, ring_sprite(place.cell, place.line))
     if last is not None and last.square is not None:
         frame(draw, place, last.square, place.line * 4)
-
-
-@lru_cache(maxsize=64)
-def _stone_sprite(cell: int, color: Color, kind: Stone) -> Image.Image:
-    """A stone, ``cell`` pixels square, drawn large and scaled down, to paste."""
-    rune = RUNES.get(kind, ())
-    return sprite(cell, lambda draw, big: draw_stone(draw, big // 2, big // 2, big, color, rune))

@@ -14,7 +14,6 @@ from game.maerstanas.engine import ENDS, Position, Rules
 from game.maerstanas.notation import PASS, split_moves
 from game.maerstanas.pictures import board_png
 from game.maerstanas.rules import BOARD, SIDES
-from game.moves import move_list
 
 
 def rating_family(rules: Rules) -> str:
@@ -58,13 +57,10 @@ KIND = GameKind(
     drawing=Drawing(
         draw_board=draw_board,
         describe=describe,
-        move_list=move_list,
         announcement=announcement,
         picture=board_png,
         editor=editor,
-        board_template="maerstanas/_board.html",
         why=why,
-        legend_template="maerstanas/_legend.html",
         choice_field="stone",
         choice_default="stone",
         rules_template="maerstanas/_rules.html",
@@ -73,8 +69,8 @@ KIND = GameKind(
     rating_family=rating_family,
     example_moves=("E4", "T E4", "W E4"),
     tagline="place stones to make hinges",
-    about_url=reverse_lazy("about"),
-    stylesheet="maerstanas/board.css",
-    arena="game/maerstanas/arena.json",
+    # A few moves in: hinges taking shape in the middle.
+    showcase="......./......./..SSss./.S.Sss./..Ss.../......./....... d TWtw",
+    about_url=reverse_lazy("about"),  # the site's own About page: the first game's
     sides=SIDES,
 )

@@ -5,15 +5,15 @@ A game's page is a ``GamePage`` (``detail``): its board, status and moves as the
 game's kind draws them (``GameKind.drawing``), what the viewer may do (their seats
 decide), the replay's place (``replay``), its time (``times``), the analysis panel.
 Beside it: a game's record for download (``record``), a lesson (``lessons``), "My
-games" (``my_games``) and the About page's ratings (``about``). Everything here
-reads; nothing writes a game. The names the views use are gathered here.
+games" (``my_games``) and the About pages' ladder and ratings (``about``). Everything
+here reads; nothing writes a game. The names the views use are gathered here.
 """
 
 from __future__ import annotations
 
 from game.analysis import AnalysisPanel, analysis_allowed, analysis_panel, position_keys
 from game.links import GameUrls, game_urls
-from game.pages.about import arena_ratings
+from game.pages.about import arena_ratings, ladder
 from game.pages.detail import (
     ComputerSeat,
     GamePage,
@@ -47,6 +47,7 @@ __all__ = [
     "game_page",
     "game_record",
     "game_urls",
+    "ladder",
     "lesson_page",
     "my_game_lines",
     "opponent_words",

@@ -13,7 +13,7 @@ from game import play, seats
 from game.forms import NewGameForm, forms_of_kinds
 from game.kinds import GameKind
 from game.miniature import game_choices
-from game.pages import arena_ratings, my_game_lines
+from game.pages import ladder, my_game_lines
 from game.registry import DEFAULT, KINDS, find_kind, kind_named
 from game.views.common import HtmxHttpRequest, to_game, too_many
 from kit import limits
@@ -93,13 +93,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def about(request: HttpRequest) -> HttpResponse:
-    """The rules of the game, as its author's page tells them, and our decisions."""
-    ratings = arena_ratings(DEFAULT.arena)
-    levels = [
-        (number, level, ratings.get(level.id))
-        for number, level in enumerate(DEFAULT.players.levels, start=1)
-    ]
-    return render(request, "about.html", {"levels": levels})
+    """The site's first game's About page: its rules, as its author's page tells them,
+    and our decisions."""
+    context = {"kind": DEFAULT, "levels": ladder(DEFAULT)}
+    return render(request, f"{DEFAULT.name}/about.html", context)
 
 
 @require_safe
@@ -111,12 +108,7 @@ def about_kind(request: HttpRequest, name: str) -> HttpResponse:
         raise Http404("there is no such game") from None
     if kind is DEFAULT:
         return redirect("about")
-    ratings = arena_ratings(kind.arena)
-    levels = [
-        (number, level, ratings.get(level.id))
-        for number, level in enumerate(kind.players.levels, start=1)
-    ]
-    return render(request, f"{kind.name}/about.html", {"kind": kind, "levels": levels})
+    return render(request, f"{kind.name}/about.html", {"kind": kind, "levels": ladder(kind)})
 
 
 # The project's own documents, served as the text they are: the About page links them.

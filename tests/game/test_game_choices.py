@@ -43,8 +43,9 @@ def test_every_choice_of_game_shows_its_small_board_name_and_line(client: Client
 
 
 def test_a_showcase_position_is_the_small_board_of_its_game():
-    start = showcase(MAERSTANAS)
-    assert set(start.squares) == {""}  # the start: an empty board
+    start = showcase(dataclasses.replace(MAERSTANAS, showcase=""))
+    assert set(start.squares) == {""}  # none named: the start, an empty board
+    assert showcase(MAERSTANAS).squares.count("dark-stone") == 5
     text = MAERSTANAS.start(MAERSTANAS.rules()).play("D4").play("E4").to_text()
     shown = showcase(dataclasses.replace(MAERSTANAS, showcase=text))
     assert shown.squares.count("dark-stone") == shown.squares.count("light-stone") == 1

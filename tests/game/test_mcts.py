@@ -103,18 +103,16 @@ def analyse(pile: Pile, playouts: int, seed: int):
 # --- Tests -----------------------------------------------------------------------
 
 
+def _grow(stones: int, seed: int = 1, **options) -> tuple[Node, int]:
+    """The pile's tree as the tests below grow it: the exploration every test uses,
+    no prior and no widening unless a test says otherwise."""
+    options = {"exploration": 0.7, "bias": 0.0, "widening": None} | options
+    return grow(Pile(stones), random.Random(seed), KNOWLEDGE, **options)
+
+
 @pytest.mark.parametrize("stones", [5, 6, 7, 9, 10, 11])
 def test_the_solver_proves_the_move_that_leaves_a_multiple_of_four(stones):
-    root, iterations = grow(
-        Pile(stones),
-        random.Random(1),
-        KNOWLEDGE,
-        playouts=2000,
-        exploration=0.7,
-        bias=0.0,
-        widening=None,
-        solver=True,
-    )
+    root, iterations = _grow(stones, playouts=2000, solver=True)
     best = best_child(root)
     assert (stones - best.move) % 4 == 0
     assert best.proven == WON
@@ -123,49 +121,19 @@ def test_the_solver_proves_the_move_that_leaves_a_multiple_of_four(stones):
 
 
 def test_a_move_that_wins_at_once_ends_the_search_before_it_starts():
-    root, iterations = grow(
-        Pile(3),
-        random.Random(1),
-        KNOWLEDGE,
-        playouts=100,
-        exploration=0.7,
-        bias=0.0,
-        widening=None,
-        solver=True,
-        whole_root=True,
-        parent_shift=1,
-    )
+    root, iterations = _grow(3, playouts=100, solver=True, whole_root=True, parent_shift=1)
     assert iterations == 0
     assert best_child(root).move == 3
 
 
 def test_only_the_root_moves_given_are_searched():
-    root, _ = grow(
-        Pile(9),
-        random.Random(1),
-        KNOWLEDGE,
-        playouts=50,
-        exploration=0.7,
-        bias=0.0,
-        widening=None,
-        whole_root=True,
-        root_moves=[2, 3],
-        parent_shift=1,
-    )
+    root, _ = _grow(9, playouts=50, whole_root=True, root_moves=[2, 3], parent_shift=1)
     assert sorted(child.move for child in root.children) == [2, 3]
     assert sum(child.visits for child in root.children) == 50
 
 
 def test_without_the_solver_the_visits_and_wins_add_up():
-    root, iterations = grow(
-        Pile(13),
-        random.Random(2),
-        KNOWLEDGE,
-        playouts=300,
-        exploration=0.7,
-        bias=0.0,
-        widening=1.0,
-    )
+    root, iterations = _grow(13, seed=2, playouts=300, widening=1.0)
     assert iterations == root.visits == 300
     assert root.proven == 0 and all(child.proven == 0 for child in root.children)
     assert sum(child.visits for child in root.children) == 300
@@ -174,46 +142,20 @@ def test_without_the_solver_the_visits_and_wins_add_up():
 
 
 def test_a_late_start_still_searches_one_iteration_and_stops():
-    root, iterations = grow(
-        Pile(20),
-        random.Random(1),
-        KNOWLEDGE,
-        deadline=0.5,
-        exploration=0.7,
-        bias=0.0,
-        widening=None,
-        clock=lambda: 1.0,
-    )
+    root, iterations = _grow(20, deadline=0.5, clock=lambda: 1.0)
     assert iterations == 1
     assert root.visits == 1
 
 
 def test_a_timed_search_looks_at_the_clock_every_sixteen_iterations():
     ticks = iter(range(100))
-    _, iterations = grow(
-        Pile(20),
-        random.Random(1),
-        KNOWLEDGE,
-        deadline=0.5,
-        exploration=0.7,
-        bias=0.0,
-        widening=None,
-        clock=lambda: float(next(ticks)),
-    )
+    _, iterations = _grow(20, deadline=0.5, clock=lambda: float(next(ticks)))
     assert iterations == 17  # the clock read after the first (0, early) and the 17th
 
 
 def test_the_same_seed_grows_the_same_tree():
     def grown(seed):
-        root, _ = grow(
-            Pile(30),
-            random.Random(seed),
-            KNOWLEDGE,
-            playouts=400,
-            exploration=0.7,
-            bias=0.5,
-            widening=1.0,
-        )
+        root, _ = _grow(30, seed, playouts=400, bias=0.5, widening=1.0)
         return [(child.move, child.visits, child.wins) for child in root.children]
 
     assert grown(4) == grown(4)

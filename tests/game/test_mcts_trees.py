@@ -85,41 +85,38 @@ def test_the_record_covers_forty_positions_and_proofs():
     assert any(e["iterations"] < PLAYOUTS for e in RECORDED["cyngesheall"])  # root proven
 
 
+def _grows_as_recorded(search, game: str, index: int, way: int, position, options: dict):
+    """Asserts that ``search`` grows the tree recorded for ``game``'s ``index``th
+    position the ``way``th way, and plays the recorded move from it; that tree and move."""
+    ways = len(MAERSTANAS_WAYS if game == "maerstanas" else CYNGESHEALL_WAYS)
+    recorded = RECORDED[game][index * ways + way]
+    seed = index * 10 + way
+    root, iterations = search.search_tree(
+        position, random.Random(seed), playouts=PLAYOUTS, **options
+    )
+    assert _grown(root, iterations) == {
+        "iterations": recorded["iterations"],
+        "children": recorded["children"],
+    }
+    move, _ = search.mcts(position, random.Random(seed), playouts=PLAYOUTS, **options)
+    assert str(move) == recorded["move"]
+    return root, recorded["move"]
+
+
 @pytest.mark.parametrize("index", range(20))
 def test_maerstanas_grows_the_recorded_trees(index):
     position = MAERSTANAS[index]
     for way, options in enumerate(MAERSTANAS_WAYS):
-        recorded = RECORDED["maerstanas"][index * len(MAERSTANAS_WAYS) + way]
-        seed = index * 10 + way
-        root, iterations = maerstanas_search.search_tree(
-            position, random.Random(seed), playouts=PLAYOUTS, **options
+        root, move = _grows_as_recorded(
+            maerstanas_search, "maerstanas", index, way, position, options
         )
-        assert _grown(root, iterations) == {
-            "iterations": recorded["iterations"],
-            "children": recorded["children"],
-        }
-        move, _ = maerstanas_search.mcts(
-            position, random.Random(seed), playouts=PLAYOUTS, **options
-        )
-        assert str(move) == recorded["move"] == str(most_visited(root).move)
+        assert str(most_visited(root).move) == move
 
 
 @pytest.mark.parametrize("index", range(20))
 def test_cyngesheall_grows_the_recorded_trees(index):
     position = CYNGESHEALL[index]
     for way, options in enumerate(CYNGESHEALL_WAYS):
-        recorded = RECORDED["cyngesheall"][index * len(CYNGESHEALL_WAYS) + way]
-        seed = index * 10 + way
         if options == "candidates":
             options = {"moves": cyngesheall_search.candidates(position)}
-        root, iterations = cyngesheall_search.search_tree(
-            position, random.Random(seed), playouts=PLAYOUTS, **options
-        )
-        assert _grown(root, iterations) == {
-            "iterations": recorded["iterations"],
-            "children": recorded["children"],
-        }
-        move, _ = cyngesheall_search.mcts(
-            position, random.Random(seed), playouts=PLAYOUTS, **options
-        )
-        assert str(move) == recorded["move"]
+        _grows_as_recorded(cyngesheall_search, "cyngesheall", index, way, position, options)

@@ -9,8 +9,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
+from game.drawing import piece_image
 from game.engine import SQUARES, Position, Rules
-from game.maerstanas.drawing import stone_image
 from game.maerstanas.editor import CYCLE, EMPTY_TEXT, PAINTS, editor, painted, query_of
 from game.registry import DEFAULT
 from game.views.positions import read
@@ -110,7 +110,7 @@ def test_the_editor_draws_each_square_and_links_it_to_the_next_stone():
         char = squares[index]
         color, kind, words = SHOWN[char]
         assert (cell.name, cell.color, cell.kind) == (str(square), color, kind)
-        assert cell.image == (stone_image(color, kind) if color else "")
+        assert cell.image == (piece_image(color, kind) if color else "")
         assert cell.label == f"{square}, {words}: change it"
         following = CYCLE[(CYCLE.index(char) + 1) % len(CYCLE)]
         changed = squares[:index] + following + squares[index + 1 :]
@@ -364,7 +364,7 @@ def test_the_palette_names_each_paint_and_links_the_same_position_with_it():
     assert [choice.selected for choice in found.palette] == [False] * 5 + [True, False]
     for choice in found.palette:
         assert query_in(choice.url) == {"text": TEXT, "paint": choice.value, **Rules().to_query()}
-        assert choice.image == (stone_image(choice.color, choice.kind) if choice.color else "")
+        assert choice.image == (piece_image(choice.color, choice.kind) if choice.color else "")
 
 
 def test_an_unknown_paint_is_no_paint_and_the_cycle_goes_on():

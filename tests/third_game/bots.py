@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from game.thinking import Analysis, dark_chances, find_level
+from game.thinking import Analysis, dark_chances, find_level, moves_to_choose
 from tests.third_game.engine import BOARD, LINES, Move, Position
 
 __all__ = ["LEVELS", "Level", "analyse", "choose_move"]
@@ -50,9 +50,7 @@ def choose_move(
     levels answer at once). Raises ``ValueError`` when the game is over and
     ``KeyError`` for an unknown level."""
     level = find_level(LEVELS, level_id)
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
+    moves = moves_to_choose(position)
     chooser = random.Random(seed)
     if level.id == "random":
         return chooser.choice(moves)

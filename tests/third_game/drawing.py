@@ -5,31 +5,21 @@ Templates show; the engine decides."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import NamedTuple
 
-from django.templatetags.static import static
-
 from game.boards import SquareBoard
-from game.drawing import RowNumber, row_numbers
+from game.drawing import RowNumber, move_or_none, mover_now, piece_image, row_numbers
 from game.fragments import Fragments, drawn_by
 from game.moves import Status, ended_outside_rules
 from game.moves import describe as status_of
 from game.sides import Sides
 from game.surface import (
     Color,
-    InvalidMoveError,
     Outcome,
 )
 from tests.third_game.engine import BOARD, END_LINE, SIDE_NAMES, Move, Position, parse_move
 
 __all__ = ["Board", "Cell", "announcement", "describe", "draw_board", "why"]
-
-
-@cache
-def stone_image(color: str) -> str:
-    """The URL of a stone's picture: the site's own plain stones."""
-    return static(f"img/{color}-stone.svg")
 
 
 @drawn_by("threeinrow/_square.html", "cell")
@@ -91,9 +81,8 @@ def draw_board(
 ) -> Board:
     """The board of ``position`` for a viewer who may place ``mover``'s stones (None:
     they only look; ignored unless it is that side's turn in a game going on)."""
-    if mover is not None and (position.is_over or Color(mover) is not position.turn):
-        mover = None
-    hint, better = _move_or_none(hint), _move_or_none(better)
+    mover = mover_now(position, mover)
+    hint, better = move_or_none(hint, parse_move), move_or_none(better, parse_move)
     last = position.last_move
     squares: list[Cell | RowNumber] = []
     for row, number in enumerate(ROW_NUMBERS):
@@ -107,7 +96,7 @@ def draw_board(
                 Cell(
                     name=name,
                     color=color,
-                    image=stone_image(color) if color else "",
+                    image=piece_image(color, "stone") if color else "",
                     label=f"{name}, {color} stone" if color else f"{name}, empty",
                     value=value,
                     is_last=last is not None and last.square == cell,
@@ -118,15 +107,6 @@ def draw_board(
     return Board(
         squares=Fragments(squares), mover=mover, hint=str(hint) if hint is not None else ""
     )
-
-
-def _move_or_none(move: Move | str | None) -> Move | None:
-    if not isinstance(move, str):
-        return move
-    try:
-        return parse_move(move)
-    except InvalidMoveError:
-        return None
 
 
 def why(outcome: Outcome, sides: Sides = SIDE_NAMES) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from game.drawing import piece_image
 from game.editing import Editor, Pieces
-from tests.third_game.drawing import stone_image
 from tests.third_game.engine import BOARD, SIDES, Rules
 
 __all__ = ["editor"]
@@ -17,7 +17,7 @@ PIECES = Pieces(
     board=BOARD,
     noun="stone",
     kinds={"S": "stone"},
-    image=lambda color, kind: stone_image(color),
+    image=piece_image,
     paints=PAINTS,
     cycle=".Ss",
     names={},
@@ -64,10 +64,7 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         hand=(),
         clear_url=link("." * len(BOARD), "d"),
         paint=paint,
-        palette=tuple(
-            PIECES.choice(value, value == paint, f"{page}?{_query(text, value)}")
-            for value in PAINTS
-        ),
+        palette=PIECES.palette(paint, lambda value: f"{page}?{_query(text, value)}"),
         refusal=refusal,
         noun=PIECES.noun,
         cycle=PIECES.cycle_words(),

@@ -26,7 +26,6 @@ from game.surface import (
     InvalidMoveError,
     InvalidPositionError,
     Outcome,
-    Played,
     PositionBase,
     move_splitter,
 )
@@ -195,13 +194,6 @@ class Position(PositionBase):
         """The side whose stone is on ``cell``, or None for an empty square."""
         found = self._cells[cell]
         return COLORS[STONES.index(found)] if found in STONES else None
-
-    @property
-    def last_played(self) -> Played | None:
-        """The move that led here, as the history lists it; None at a set-up position."""
-        if self._last is None:
-            return None
-        return Played(COLORS[1 - self._turn], self._last, str(self._last))
 
     def legal_moves(self) -> list[Move]:
         """The empty squares' moves, in reading order; none once the game is over."""

@@ -4,25 +4,18 @@ whose turn it is or the result. Engine only, no Django."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from PIL import Image, ImageDraw
-
 from game.picturing import (
-    BACKGROUND,
+    canvas,
+    counted,
     draw_grid,
-    draw_stone,
     frame,
-    layout,
+    paste,
     png,
     side_text,
-    sprite,
+    status_text,
+    stone_sprite,
 )
 from game.sides import Sides
-from game.surface import (
-    COLORS,
-    Color,
-)
 from tests.third_game.engine import BOARD, ENDS, SIDE_NAMES, Position
 
 __all__ = ["board_png"]
@@ -40,32 +33,19 @@ def board_png(
 
     Raises ``ValueError`` for a size it does not draw (200–2400 × 100–1260 pixels).
     """
-    place = layout(width, height, BOARD)
-    image = Image.new("RGB", (place.width, place.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    place, image, draw = canvas(width, height, BOARD)
     draw_grid(draw, place)
     for cell in BOARD.cells:
         on = position.stone_at(cell)
         if on is not None:
-            stone = _stone(place.cell, on)
-            image.paste(stone, place.corner(cell), stone)
+            paste(image, place, cell, stone_sprite(place.cell, on))
     if position.last_move is not None:
         frame(draw, place, position.last_move.square, place.line * 4)
     outcome = position.outcome()
     if outcome is not None:
-        result = outcome.result
-        verdict = f"a {result}" if result == sides.no_winner else sides.result_text(result)
-        status, notes = f"Game over: {verdict}", [ENDS[outcome.reason]]
+        status, notes = status_text(sides, position.turn, outcome.result), [ENDS[outcome.reason]]
     else:
-        status, notes = f"{sides.name(position.turn)} to move", []
-    lines = [
-        (color, f"{sides.name(color)}  {count} stone{'' if count == 1 else 's'}")
-        for color, count in zip(COLORS, position.score(), strict=True)
-    ]
+        status, notes = status_text(sides, position.turn), []
+    lines = counted(sides, position.score(), "stone")
     side_text(draw, place, "Three in a row", lines, status, notes, caption)
     return png(image)
-
-
-@lru_cache(maxsize=16)
-def _stone(cell: int, color: Color) -> Image.Image:
-    return sprite(cell, lambda draw, big: draw_stone(draw, big // 2, big // 2, big, color))

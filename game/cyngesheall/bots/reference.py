@@ -16,13 +16,14 @@ from game.cyngesheall.bots.policy import GOAL_BITS
 from game.cyngesheall.bots.search import mcts
 from game.cyngesheall.engine import PINCERS, Position
 from game.cyngesheall.notation import Move
+from game.thinking import moves_to_choose
 
 __all__ = ["captures", "greedy_move", "random_move", "uct_move"]
 
 
 def random_move(position: Position, rng: random.Random) -> Move:
     """Any legal move, uniformly. Raises ``ValueError`` when the game is over."""
-    return rng.choice(_legal(position))
+    return rng.choice(moves_to_choose(position))
 
 
 def captures(position: Position, move: Move) -> tuple[int, bool]:
@@ -43,7 +44,7 @@ def greedy_move(position: Position, rng: random.Random) -> Move:
     """One move deep: a capture of the enemy king, else one's king home, else the move
     that takes the most pieces, else any move; ties at random. Raises ``ValueError``
     when the game is over."""
-    moves = _legal(position)
+    moves = moves_to_choose(position)
     goal = GOAL_BITS[position._turn]
     kings = position._kings
     best: list[Move] = []
@@ -79,10 +80,3 @@ def uct_move(position: Position, rng: random.Random, seconds: float) -> Move:
         widening=None,
         solver=False,
     )[0]
-
-
-def _legal(position: Position) -> list[Move]:
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
-    return moves

@@ -39,10 +39,11 @@ from game.cyngesheall.bots.policy import (
 )
 from game.cyngesheall.engine import Position
 from game.cyngesheall.notation import Move
-from game.mcts import LOST, WON, Knowledge, Node, best_child, grow
+from game.mcts import LOST, WON, Knowledge, Node, best_child, grow, search_move
 from game.surface import (
     Color,
 )
+from game.thinking import moves_to_choose
 
 __all__ = [
     "Node",
@@ -105,13 +106,7 @@ def mcts(position: Position, rng: random.Random, **options: Any) -> tuple[Move, 
     of iterations run: a proven win at once, else the most visited move not proven
     lost. ``options`` are those of ``search_tree``. Raises ``ValueError`` on a finished
     game."""
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
-    if len(moves) == 1:
-        return moves[0], 0
-    root, iterations = search_tree(position, rng, **options)
-    return best_child(root).move, iterations
+    return search_move(position, rng, search_tree, best_child, **options)
 
 
 def search_tree(
@@ -196,9 +191,7 @@ def shallow(position: Position, rng: random.Random, noise: float = 0.05) -> Move
     win counted at once at either ply and also one left for the next move (so, in
     effect, three plies deep for the kings' race); ties broken by ``noise``. Raises
     ``ValueError`` when the game is over."""
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
+    moves = moves_to_choose(position)
     win = winning_move(position)
     if win is not None:
         return win
@@ -221,9 +214,7 @@ def candidates(position: Position, margin: float = 0.5) -> list[Move]:
     counts it) is within ``margin`` stones of the best. A search among them cannot
     fall for a capture or a king's race that the two-ply look sees. Raises
     ``ValueError`` when the game is over."""
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
+    moves = moves_to_choose(position)
     me = position._turn
     values = move_values(position, moves)
     ordered = [m for _, m in sorted(zip(values, moves, strict=True), key=lambda p: -p[0])]

@@ -25,6 +25,7 @@ from game.maerstanas.notation import Move, Stone
 from game.surface import (
     Color,
 )
+from game.thinking import moves_to_choose
 
 
 def weight(position: Position, move: Move) -> int:
@@ -51,13 +52,13 @@ def weight(position: Position, move: Move) -> int:
 
 def random_move(position: Position, rng: random.Random) -> Move:
     """Any legal move, uniformly. Raises ``ValueError`` when the game is over."""
-    return rng.choice(_legal(position))
+    return rng.choice(moves_to_choose(position))
 
 
 def heuristic_move(position: Position, rng: random.Random) -> Move:
     """The legal move of the highest ``weight``, ties at random. Raises ``ValueError``
     when the game is over."""
-    moves = _legal(position)
+    moves = moves_to_choose(position)
     weights = [weight(position, move) for move in moves]
     top = max(weights)
     return rng.choice([m for m, w in zip(moves, weights, strict=True) if w == top])
@@ -66,7 +67,7 @@ def heuristic_move(position: Position, rng: random.Random) -> Move:
 def weighted_move(position: Position, rng: random.Random) -> Move:
     """A move drawn with probability proportional to its weight. Raises ``ValueError``
     when the game is over."""
-    moves = _legal(position)
+    moves = moves_to_choose(position)
     return rng.choices(moves, weights=[weight(position, move) for move in moves])[0]
 
 
@@ -74,7 +75,7 @@ def aelfric_move(position: Position, rng: random.Random, playouts: int = 10) -> 
     """The first move of the best-ending of ``playouts`` weighted playouts (best for the
     side to move: its result, then its margin; the earliest on a tie). Raises
     ``ValueError`` when the game is over."""
-    moves = _legal(position)
+    moves = moves_to_choose(position)
     if len(moves) == 1:
         return moves[0]
     me = position.turn
@@ -110,10 +111,3 @@ def uct_move(position: Position, rng: random.Random, seconds: float) -> Move:
         widening=None,
         margin_weight=0.0,
     )[0]
-
-
-def _legal(position: Position) -> list[Move]:
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
-    return moves

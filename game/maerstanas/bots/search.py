@@ -44,11 +44,11 @@ from game.grid import (
 from game.maerstanas.bitboards import THUNDER_BIT, WODEN_BIT, points
 from game.maerstanas.engine import Position
 from game.maerstanas.notation import PASS, Move, Stone
-from game.mcts import Knowledge, Node, grow
+from game.mcts import Knowledge, Node, grow, search_move
 from game.surface import (
     Color,
 )
-from game.thinking import most_visited
+from game.thinking import most_visited, moves_to_choose
 
 _square_list = lister(SQUARES)  # the squares of a mask's set bits, a row at a time
 _NONE = (0,) * len(SQUARES)  # no scoring edges: simple scoring or wraparound
@@ -265,13 +265,7 @@ def mcts(position: Position, rng: random.Random, **options: Any) -> tuple[Move, 
     """The most visited move after ``playouts`` iterations or at ``deadline``; also
     the number of iterations run. ``options`` are those of ``search_tree``. Raises
     ``ValueError`` on a finished game."""
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
-    if len(moves) == 1:
-        return moves[0], 0
-    root, iterations = search_tree(position, rng, **options)
-    return most_visited(root).move, iterations
+    return search_move(position, rng, search_tree, most_visited, **options)
 
 
 def search_tree(
@@ -369,9 +363,7 @@ def solve(
             table[pos] = (best, best)
         return best
 
-    moves = position.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
+    moves = moves_to_choose(position)
     ordered = sorted(zip(move_values(position, moves), moves, strict=True), key=lambda p: -p[0])
     try:
         best_move, best = ordered[0][1], -2
