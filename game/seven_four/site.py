@@ -1,12 +1,11 @@
 """7-4-1776 as the site plays it: the registry's entry (``game.registry``) that ties its
-engine, players, lessons, drawing and pictures together."""
+engine, players, lessons, drawing and pictures together. What every game's folder lays
+out alike (its templates ``seven-four/…``, its stylesheet, its About page, a settle
+that forces nothing and one rating) follows from its name (``game.kinds``)."""
 
 from __future__ import annotations
 
-from django.urls import reverse_lazy
-
 from game.kinds import Arena, Drawing, GameKind, Players
-from game.moves import move_list
 from game.seven_four import bots, lessons
 from game.seven_four.bots import reference
 from game.seven_four.drawing import announcement, describe, draw_board, why
@@ -14,16 +13,6 @@ from game.seven_four.editor import editor
 from game.seven_four.engine import ENDS, SIDES, Position, Rules
 from game.seven_four.notation import BOARD, split_moves
 from game.seven_four.pictures import board_png
-
-
-def settle(position: Position) -> Position:
-    """Nothing is forced in 7-4-1776: every move is chosen."""
-    return position
-
-
-def rating_family(rules: Rules) -> str:
-    """One rating: the game has no options to rate apart."""
-    return "standard"
 
 
 def score_line(position: Position) -> str:
@@ -44,7 +33,6 @@ KIND = GameKind(
     rules=Rules,
     start=Position.start,
     from_text=Position.from_text,
-    settle=settle,
     ends=ENDS,
     split_moves=split_moves,
     players=Players(
@@ -63,24 +51,20 @@ KIND = GameKind(
     drawing=Drawing(
         draw_board=draw_board,
         describe=describe,
-        move_list=move_list,
         announcement=announcement,
         picture=board_png,
         editor=editor,
-        board_template="seven-four/_board.html",
         why=why,
-        legend_template="seven-four/_legend.html",
         choice_field="from",
         choice_default="",
     ),
     rules_doc="SEVEN-FOUR.md",
-    rating_family=rating_family,
     score_line=score_line,
     example_moves=("E5", "B2-E5"),
     tagline="drop a stone, or slide a lone one and fill the squares around it; "
     "whoever fills the last square wins",
-    about_url=reverse_lazy("about-kind", args=["seven-four"]),
-    stylesheet="seven-four/board.css",
+    # Its folder is a Python package's name, not the kind's: its arena's figures are
+    # named, where its templates and stylesheet follow the kind's name.
     arena="game/seven_four/arena.json",
     sides=SIDES,
     # Mid-game on the 10×10 board: blue's and red's stones, a slide's filled block.
