@@ -242,6 +242,10 @@ class GameKind:
     # A position text that tells the game at a glance among the others (the home page's
     # choice of game shows it as a small board); "" for its start.
     showcase: str = ""
+    # Who made the game, as every page's footer credits it after its title ("by John
+    # Beers"), and the licence of its rules, a name and its address, where it has one.
+    credit: str = ""
+    licence: tuple[str, str] | tuple[()] = ()
 
     def __post_init__(self) -> None:
         # What was left out follows the kind's name; frozen, so set as the class would.

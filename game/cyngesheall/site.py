@@ -74,4 +74,6 @@ KIND = GameKind(
     nouns="pieces",
     tagline="a race of kings",
     sides=SIDES,
+    credit="by John Beers",
+    licence=("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/"),
 )

@@ -73,4 +73,6 @@ KIND = GameKind(
     showcase="......./......./..SSss./.S.Sss./..Ss.../......./....... d TWtw",
     about_url=reverse_lazy("about"),  # the site's own About page: the first game's
     sides=SIDES,
+    credit="by John Beers",
+    licence=("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/"),
 )

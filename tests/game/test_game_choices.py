@@ -1,6 +1,7 @@
-"""The choices of game (the home page's, the lobby's, the import page's): each game by
-its small board, its name and its line, so a newcomer sees which game is which; and
-the import page's rules, made from each game's options."""
+"""The games as every page offers and credits them: the choices of game (the home
+page's, the lobby's, the import page's), each game by its small board, its name and its
+line, so a newcomer sees which game is which; the import page's rules, made from each
+game's options; and the footer's credits."""
 
 from __future__ import annotations
 
@@ -76,3 +77,15 @@ def test_the_import_page_keeps_the_rules_sent_with_a_refused_list(client: Client
         for kind in KINDS.values()
         if not kind.rules.OPTIONS and soup.select_one(f'fieldset[data-for-game="{kind.name}"]')
     ]
+
+
+def test_every_pages_footer_credits_each_game_and_links_its_about_page(client: Client):
+    footer = BeautifulSoup(client.get("/lobby/").content.decode(), "html.parser").footer
+    links = {link.get_text(): link["href"] for link in footer.select("a")}
+    for kind in KINDS.values():
+        assert links[kind.title] == str(kind.about_url)
+        if kind.credit:
+            assert f"{kind.title} {kind.credit}" in footer.get_text(" ", strip=True)
+    assert "Mǽrstánas by John Beers (its rules: CC BY-SA 4.0)" in " ".join(footer.text.split())
+    licences = footer.select('a[rel="license"]')
+    assert [a["href"] for a in licences].count(MAERSTANAS.licence[1]) == 2  # both of his games
