@@ -89,3 +89,9 @@ def test_every_pages_footer_credits_each_game_and_links_its_about_page(client: C
     assert "Mǽrstánas by John Beers (its rules: CC BY-SA 4.0)" in " ".join(footer.text.split())
     licences = footer.select('a[rel="license"]')
     assert [a["href"] for a in licences].count(MAERSTANAS.licence[1]) == 2  # both of his games
+
+
+def test_the_home_page_says_how_many_games_it_plays(client: Client):
+    home = BeautifulSoup(client.get("/").content.decode(), "html.parser")
+    said = " ".join(home.select_one("[data-other-games]").get_text().split())
+    assert said.startswith(f"The site plays {len(KINDS)} small games for two")
