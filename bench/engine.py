@@ -17,6 +17,9 @@ playouts (``game.cyngesheall.bots.policy.playout``, cut off and judged after
 then the strongest level's search (``game.seven_four.bots.search``): its iterations a
 second, each with one cut-off playout, as the level runs them (collector paused), from
 the start and from the rule book's mid-game position.
+
+Land Grab's follow, measured as 7-4-1776's: random games through its public API
+(``game.land_grab.Position``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from game.cyngesheall import Position as CyngesheallPosition
 from game.cyngesheall.bots import policy as cyngesheall_policy
 from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
+from game.land_grab import Position as LandGrabPosition
 from game.maerstanas.bots import search
 from game.seven_four import Position as SevenFourPosition
 from game.seven_four.bots import search as seven_four_search
@@ -136,6 +140,24 @@ def measure_seven_four(seconds: float, seed: int) -> tuple[float, float]:
             return games / (now - started), plies / games
 
 
+def measure_land_grab(seconds: float, seed: int) -> tuple[float, float]:
+    """Land Grab's random games a second through the public API, and their mean plies."""
+    rng = random.Random(seed)
+    games = plies = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        for _ in range(10):
+            pos = LandGrabPosition.start()
+            while not pos.is_over:
+                pos = pos.play(rng.choice(pos.legal_moves()))
+            plies += pos.ply
+        games += 10
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - started), plies / games
+
+
 def measure_seven_four_search(seconds: float, seed: int) -> float:
     """The playouts a second of 7-4-1776's strongest level: its search's iterations,
     half the time from the start, half from the mid-game position."""
@@ -208,6 +230,13 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"7-4-1776 search: {statistics.median(rates):,.0f} playouts a second "
         "(the strongest level's iterations, each a cut-off playout; median)"
+    )
+    rounds = [measure_land_grab(args.seconds, args.seed + n) for n in range(args.rounds)]
+    rates = [rate for rate, _ in rounds]
+    print(
+        f"{'Land Grab':20} {max(rates):8,.0f} playouts/s best, "
+        f"{statistics.median(rates):8,.0f} median "
+        f"({args.rounds}×{args.seconds:g}s, {rounds[-1][1]:.1f} plies a game)"
     )
 
 
