@@ -19,7 +19,9 @@ second, each with one cut-off playout, as the level runs them (collector paused)
 the start and from the rule book's mid-game position.
 
 Land Grab's follow, measured as 7-4-1776's: random games through its public API
-(``game.land_grab.Position``).
+(``game.land_grab.Position``), then the strongest level's search
+(``game.land_grab.bots.search``): its iterations a second, each with one cut-off
+playout, from the start and from the rule book's mid-game position.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from game.cyngesheall.bots import policy as cyngesheall_policy
 from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
 from game.land_grab import Position as LandGrabPosition
+from game.land_grab.bots import search as land_grab_search
+from game.land_grab.perft import MID_GAME as LAND_GRAB_MID_GAME
 from game.maerstanas.bots import search
 from game.seven_four import Position as SevenFourPosition
 from game.seven_four.bots import search as seven_four_search
@@ -158,6 +162,22 @@ def measure_land_grab(seconds: float, seed: int) -> tuple[float, float]:
             return games / (now - started), plies / games
 
 
+def measure_land_grab_search(seconds: float, seed: int) -> float:
+    """The playouts a second of Land Grab's strongest level: its search's iterations,
+    half the time from the start, half from the mid-game position."""
+    rng = random.Random(seed)
+    iterations = 0
+    spent = 0.0
+    for moves in ((), LAND_GRAB_MID_GAME):
+        position = LandGrabPosition.replay(moves)
+        with without_collector():
+            started = time.perf_counter()
+            _, done = land_grab_search.search_tree(position, rng, deadline=started + seconds / 2)
+            spent += time.perf_counter() - started
+        iterations += done
+    return iterations / spent
+
+
 def measure_seven_four_search(seconds: float, seed: int) -> float:
     """The playouts a second of 7-4-1776's strongest level: its search's iterations,
     half the time from the start, half from the mid-game position."""
@@ -237,6 +257,11 @@ def main(argv: list[str] | None = None) -> None:
         f"{'Land Grab':20} {max(rates):8,.0f} playouts/s best, "
         f"{statistics.median(rates):8,.0f} median "
         f"({args.rounds}×{args.seconds:g}s, {rounds[-1][1]:.1f} plies a game)"
+    )
+    rates = [measure_land_grab_search(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(
+        f"Land Grab search: {statistics.median(rates):,.0f} playouts a second "
+        "(the strongest level's iterations, each a cut-off playout; median)"
     )
 
 
