@@ -80,9 +80,10 @@ _SCORE_LINE = re.compile(r"dark ?:? ?(\d+) ?[,;]? ?light ?:? ?(\d+) ?\.?\Z", re.
 # score (Cyngesheall's "Dark wins: king captured"): the kind writes it
 # (``GameKind.final_line``), and the reader checks it against the moves.
 # "Blue 4+4, Red 4+3+1 — Blue wins: next largest group" too: a side's win or a draw,
-# then a colon, anywhere on the line. Only a word's start may begin a match, and a
-# word is read once from there, so the search is linear in the line.
-_RESULT_LINE = re.compile(r"\b(?:[a-z]+ wins|draw|tie) ?:", re.IGNORECASE)
+# maybe with what decided it ("Black wins on claims:", "Draw on claims:"), then a
+# colon, anywhere on the line. Only a word's start may begin a match, and a word is
+# read once from there, so the search is linear in the line.
+_RESULT_LINE = re.compile(r"\b(?:[a-z]+ wins|draw|tie)(?: on [a-z]+)? ?:", re.IGNORECASE)
 
 
 class RecordError(ValueError):

@@ -1,3 +1,5 @@
+# Long: one Position, whose rules are the hot loops of every playout (flip moves,
+# claims, the five ends), beside the flood fills and the refusals in words.
 """The rules of Land Grab: drops, flip moves, captures by approach, shifts within a
 claim, and the claims that decide the game.
 
@@ -120,15 +122,26 @@ class Rules(Options):
         return "Standard rules"
 
 
-class Score(NamedTuple):
-    """Each side's claims by size, largest first; ``str(score)`` is the rule book's
-    ``Black: 24 1 1 1 1 1, White: 15 14 6``."""
+class _Largest(NamedTuple):
+    black: int
+    white: int
 
-    black: tuple[int, ...]
-    white: tuple[int, ...]
+
+class Score(_Largest):
+    """Each side's largest claim (``black``, ``white``: the pair the site's pages and
+    cache show), with every claim of each side by size, largest first (``claims``);
+    ``str(score)`` is the rule book's ``Black: 24 1 1 1 1 1, White: 15 14 6``."""
+
+    claims: tuple[tuple[int, ...], tuple[int, ...]]
+
+    def __new__(cls, black: tuple[int, ...], white: tuple[int, ...]) -> Score:
+        score = super().__new__(cls, black[0] if black else 0, white[0] if white else 0)
+        score.claims = (black, white)
+        return score
 
     def __str__(self) -> str:
-        return f"Black: {' '.join(map(str, self.black))}, White: {' '.join(map(str, self.white))}"
+        black, white = self.claims
+        return f"Black: {' '.join(map(str, black))}, White: {' '.join(map(str, white))}"
 
 
 # --- The board, built once -------------------------------------------------------------
@@ -499,7 +512,7 @@ class Position(PositionBase):
         return tuple(found)
 
     def score(self) -> Score:
-        """Each side's claims by size, largest first."""
+        """Each side's largest claim, and all its claims by size, largest first."""
         return Score(tuple(claims(self._tiles)), tuple(claims(FULL ^ self._tiles)))
 
     # Moves -----------------------------------------------------------------------

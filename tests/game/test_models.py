@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from game import managers, play
 from game.cyngesheall import ENDS as CYNGESHEALL_ENDS
 from game.engine import Position, Rules
+from game.land_grab import ENDS as LAND_GRAB_ENDS
 from game.maerstanas.engine import ENDS
 from game.models import Game, Move, Seat, status_choices
 from game.seven_four import ENDS as SEVEN_FOUR_ENDS
@@ -184,6 +185,7 @@ def test_a_game_may_be_in_play_or_end_in_any_way_its_kind_knows():
         "resigned": "Resigned",
         "timeout": "Out of time",
         "aborted": "Aborted",
+        **LAND_GRAB_ENDS,  # its repetition keeps Cyngesheall's word, the kind before it
         **CYNGESHEALL_ENDS,
         **SEVEN_FOUR_ENDS,
         **ENDS,  # an end both games know keeps Mǽrstánas's words

@@ -182,8 +182,9 @@ def test_the_reference_players_play_legal_moves():
 
 
 @pytest.mark.timing
-def test_the_strongest_level_runs_thousands_of_playouts_a_second():
+def test_the_strongest_level_runs_a_thousand_playouts_a_second_even_on_a_busy_machine():
+    # make bench measures the real figure (some 18,000 a second on a quiet machine).
     pos = _some_positions()[2]
     started = time.perf_counter()
     _, iterations = search.search_tree(pos, random.Random(1), deadline=started + 0.3)
-    assert iterations / (time.perf_counter() - started) > 3000
+    assert iterations / (time.perf_counter() - started) > 1000

@@ -121,7 +121,8 @@ def test_the_game_starts_on_a_checkerboard_with_a1_black_and_black_to_drop():
 
 def test_the_starting_checkerboard_scores_as_a_draw():
     score = Position.start().score()
-    assert score.black == (1,) * 32 and score.white == (1,) * 32
+    assert score.claims == ((1,) * 32, (1,) * 32)
+    assert score == (1, 1) and (score.black, score.white) == (1, 1)
 
 
 def test_each_side_drops_two_stones_on_tiles_of_its_own_colour():
@@ -336,7 +337,7 @@ def test_a_flipless_turn_followed_by_a_player_without_a_flip_ends_the_game():
     # White could shift, but a shift could not change the score: white does not move.
     assert after.outcome() == ("white", "no-flips")
     assert after.verdict() == "White wins on claims: no flips left"
-    assert after.score() == ((1,), (63,))
+    assert after.score().claims == ((1,), (63,)) and after.score() == (1, 63)
 
 
 def test_a_shift_by_a_player_who_could_flip_is_not_a_flipless_turn():
@@ -419,7 +420,7 @@ def test_claims_compare_largest_first_and_never_by_sums():
 
 def test_the_score_lists_each_sides_claims_largest_first():
     pos = board(HALVES)
-    assert pos.score() == ((31,), (32, 1))
+    assert pos.score().claims == ((31,), (32, 1)) and pos.score() == (31, 32)
     assert str(pos.score()) == "Black: 31, White: 32 1"
     claims = pos.claims()
     assert len(claims) == 3 and len(claims[0]) == 31 and claims[2] == (parse_square("C2"),)
