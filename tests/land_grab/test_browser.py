@@ -1,6 +1,6 @@
 """Land Grab played in a real browser (Debian's Chromium): the drops and a flip by
 click, a picked stone's targets and the reason a square is out of reach, the claims
-shown, a drop by keyboard alone, tap-tap on a phone with the whole board in sight, a
+shown, the drops and a flip by keyboard alone, tap-tap on a phone with the whole board in sight, a
 friend game without JavaScript, and its pages checked by axe in both themes."""
 
 from __future__ import annotations
@@ -91,9 +91,15 @@ def test_a_picked_stone_lights_its_targets_and_says_why_elsewhere(site, new_page
     assert page.locator("[data-claim-size]").count() == 64  # a checkerboard: 64 claims
 
 
-def test_a_drop_by_keyboard_alone(site, new_page):
+def test_the_drops_and_a_flip_by_keyboard_alone(site, new_page):
     page = new_page()
     start_land_grab(page, site)
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('#board') !== null"):
+            break
+    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    # E5 is black; F5 white (it says why not), G5 black: arrows cross both, Enter drops.
     page.evaluate("document.getElementById('sq-E5').focus()")
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.id") == "sq-F5"
@@ -102,6 +108,24 @@ def test_a_drop_by_keyboard_alone(site, new_page):
     page.keyboard.press("Enter")
     page.wait_for_selector('#game[data-ply="1"]')
     assert page.get_attribute('[data-square="G5"]', "data-side") == "black"
+    for ply, name in enumerate(["C4", "F2", "D3"], start=2):
+        page.evaluate(f"document.getElementById('sq-{name}').focus()")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f'#game[data-ply="{ply}"]')
+    # The drops are over: Enter picks black's G5, ArrowDown reaches G6, Enter flips it.
+    page.wait_for_timeout(150)
+    page.evaluate("document.getElementById('sq-G5').focus()")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board[data-picked="G5"]')
+    on_g5 = "() => document.activeElement.id === 'sq-G5'"
+    page.wait_for_function(on_g5, timeout=2000)
+    page.wait_for_timeout(150)
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.id") == "sq-G6"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#game[data-ply="5"]')
+    assert page.get_attribute('[data-square="G6"]', "data-tile") == "black"
+    assert page.get_attribute('[data-square="G6"]', "data-side") == "black"
 
 
 def test_tap_tap_on_a_phone_with_the_whole_board_in_sight(site, new_page):
