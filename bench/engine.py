@@ -12,6 +12,10 @@ Cyngesheall's figures follow Mǽrstánas's, measured the same way: random games
 through its public API (``game.cyngesheall.Position``), then its search's guided
 playouts (``game.cyngesheall.bots.policy.playout``, cut off and judged after
 ``PLAYOUT_PLIES`` plies) and MCTS iterations from its start position.
+
+Parking Lot's random games come last, through its public API
+(``game.parking_lot.Position``: ``rng.choice(pos.legal_moves())``, as its rule book's
+random games are played).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from game.cyngesheall.bots import policy as cyngesheall_policy
 from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
 from game.maerstanas.bots import search
+from game.parking_lot import Position as ParkingLotPosition
 
 
 def playout(rules: Rules, rng: random.Random) -> Position:
@@ -109,6 +114,28 @@ def measure_cyngesheall_search(seconds: float, seed: int) -> tuple[float, float]
     return playout_rate, iterations / (time.perf_counter() - started)
 
 
+def parking_lot_playout(rng: random.Random) -> ParkingLotPosition:
+    """Play one random game of Parking Lot to its end and return the final position."""
+    pos = ParkingLotPosition.start()
+    while not pos.is_over:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def measure_parking_lot(seconds: float, seed: int) -> float:
+    """Parking Lot's random games a second through the public API (sixteen turns each)."""
+    rng = random.Random(seed)
+    games = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        parking_lot_playout(rng)
+        games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - started)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print playouts per second for each rule set (best and median of the rounds)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -153,6 +180,12 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{'cyngesheall':20} {statistics.median(playouts):8,.0f} guided playouts/s, "
         f"{statistics.median(iterations):8,.0f} MCTS iterations/s (search, median)"
+    )
+    rates = [measure_parking_lot(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(
+        f"{'parking-lot':20} {max(rates):8,.1f} random games/s best, "
+        f"{statistics.median(rates):8,.1f} median "
+        f"({args.rounds}×{args.seconds:g}s, 16 turns a game)"
     )
 
 
