@@ -15,7 +15,8 @@ playouts (``game.cyngesheall.bots.policy.playout``, cut off and judged after
 
 Parking Lot's random games come last, through its public API
 (``game.parking_lot.Position``: ``rng.choice(pos.legal_moves())``, as its rule book's
-random games are played).
+random games are played), then the strongest level's search: its playouts (one an
+iteration of the tree) a second from the start (``game.parking_lot.bots.search``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
 from game.maerstanas.bots import search
 from game.parking_lot import Position as ParkingLotPosition
+from game.parking_lot.bots import search as parking_lot_search
 
 
 def playout(rules: Rules, rng: random.Random) -> Position:
@@ -136,6 +138,17 @@ def measure_parking_lot(seconds: float, seed: int) -> float:
             return games / (now - started)
 
 
+def measure_parking_lot_search(seconds: float, seed: int) -> float:
+    """Parking Lot's search playouts a second from the start, as its strongest level
+    searches (one playout an iteration of the tree)."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    _, iterations = parking_lot_search.search_tree(
+        ParkingLotPosition.start(), rng, deadline=started + seconds
+    )
+    return iterations / (time.perf_counter() - started)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print playouts per second for each rule set (best and median of the rounds)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -187,6 +200,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{statistics.median(rates):8,.1f} median "
         f"({args.rounds}×{args.seconds:g}s, 16 turns a game)"
     )
+    rates = [measure_parking_lot_search(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(f"Parking Lot search: {statistics.median(rates):,.0f} playouts a second (median)")
 
 
 if __name__ == "__main__":

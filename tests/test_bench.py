@@ -21,14 +21,15 @@ def test_the_search_figures_count_playouts_and_iterations():
 def test_the_benchmark_prints_both_figures_for_every_rule_set(capsys):
     engine.main(["--seconds", "0.02", "--rounds", "1", "--all"])
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 11
+    assert len(lines) == 12
     assert sum("playouts/s best" in line for line in lines) == 5
     assert sum("MCTS iterations/s" in line for line in lines) == 5
     assert any(line.startswith("wraparound") and "guided" in line for line in lines)
     # Cyngesheall's beside Mǽrstánas's: its random games, then its search.
-    assert [line.split()[0] for line in lines[-3:-1]] == ["cyngesheall", "cyngesheall"]
-    # Parking Lot's random games after them.
-    assert lines[-1].startswith("parking-lot") and "random games/s" in lines[-1]
+    assert [line.split()[0] for line in lines[-4:-2]] == ["cyngesheall", "cyngesheall"]
+    # Parking Lot's random games after them, then its search.
+    assert lines[-2].startswith("parking-lot") and "random games/s" in lines[-2]
+    assert lines[-1].startswith("Parking Lot search:") and "playouts a second" in lines[-1]
 
 
 @pytest.mark.slow
