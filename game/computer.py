@@ -36,6 +36,7 @@ from game.kinds import GameKind
 from game.models import Analysis, Game, Seat
 from game.options import Options
 from game.registry import DEFAULT, find_kind
+from game.surface import seat_outcome
 from kit import limits
 
 
@@ -218,7 +219,7 @@ def analyse(keys: list[str], seconds: float, kind: str = DEFAULT.name, client: s
             continue  # done meanwhile, by another worker
         rules, text = rules_of_key(game_kind, key)
         position = game_kind.from_text(text, rules)
-        if (outcome := position.outcome()) is not None:
+        if (outcome := seat_outcome(position.outcome())) is not None:
             chances = {"dark": 1.0, "light": 0.0}.get(outcome.result, 0.5)
             found = {"dark_win": chances, "proven": True}
         else:

@@ -14,6 +14,7 @@ docs/DESIGN.md, "How to add a game", walks through making one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -192,8 +193,10 @@ class GameKind:
     # move is then played on the position replayed from the record, never on one read
     # from the cached text, which knows nothing of them.
     remembers: bool = False
-    # The line that ends a record (``final_line``), when it is not the score.
+    # The line that ends a record (``final_line``), when it is not the score, and how
+    # a record's reader knows that line (when it is not "Dark wins: …" or "Draw: …").
     score_line: Callable[[Any], str] | None = None
+    final_pattern: re.Pattern[str] | None = None
     # Moves as its notation writes them, for messages that show how ("E4", "T E4").
     example_moves: tuple[str, ...] = ()
     # What its pieces are called, one and many ("stone", "stones"), and the game in a
@@ -201,8 +204,11 @@ class GameKind:
     noun: str = "stone"
     nouns: str = "stones"
     tagline: str = ""
-    # Its About page, with its rules (a lazy URL: the registry is built before the URLs).
+    # Its About page, with its rules (a lazy URL: the registry is built before the URLs),
+    # and the template that draws it when it is not "<name>/about.html" (a name that is
+    # no Python package's, such as "parking-lot", keeps its templates under another).
     about_url: str = ""
+    about_template: str = ""
     # Its stylesheet, among its static files: its board's size and its own pieces' marks.
     stylesheet: str = ""
     # Its arena's last full run (``make arena``), from the project's root, whose Elo

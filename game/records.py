@@ -43,6 +43,7 @@ from game.surface import (
     Color,
     InvalidPositionError,
     MoveError,
+    seat_outcome,
 )
 
 __all__ = [
@@ -154,7 +155,7 @@ def _ending(kind: GameKind, position: GamePosition, result: str, end: str) -> tu
     ends = (*kind.ends, *WON_OUTSIDE_RULES, ABORTED)
     if end not in ("", *ends):
         raise RecordError(f"end: {end!r} is not {', '.join(ends[:-1])} or {ends[-1]}")
-    outcome = position.outcome()
+    outcome = seat_outcome(position.outcome())
     if outcome is not None:
         if end in (*WON_OUTSIDE_RULES, ABORTED):
             words = kind.ends[outcome.reason]
@@ -236,7 +237,7 @@ def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAUL
             start = kind.from_text(tags["Position"], rules)
         except InvalidPositionError as error:
             raise RecordError(f"the Position tag: {error}") from None
-    body, said = _result_line(body)
+    body, said = _result_line(body, kind)
     body, score = _score_line(body)
     moves = _read_moves(kind, body, start)
     result = tags.get("Result", "*").strip().lower()
@@ -294,11 +295,12 @@ def _score_line(body: str) -> tuple[str, tuple[int, int] | None]:
     return f"{before}\n{flat[: found.start()]}", (int(found[1]), int(found[2]))
 
 
-def _result_line(body: str) -> tuple[str, str | None]:
-    """The moves without the result line at their end, and that line ("Draw: …")."""
+def _result_line(body: str, kind: GameKind) -> tuple[str, str | None]:
+    """The moves without the result line at their end, and that line ("Draw: …"; a
+    kind that writes its own reads it by its ``final_pattern``)."""
     before, _, last = body.rstrip().rpartition("\n")
     flat = " ".join(last.split())
-    if _RESULT_LINE.match(flat) is None:
+    if (kind.final_pattern or _RESULT_LINE).match(flat) is None:
         return body, None
     return before, flat
 

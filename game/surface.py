@@ -26,6 +26,7 @@ __all__ = [
     "Played",
     "PositionBase",
     "move_splitter",
+    "seat_outcome",
 ]
 
 
@@ -97,6 +98,17 @@ class Outcome(NamedTuple):
         if self.result == self.SECOND:
             return Color.LIGHT
         return None
+
+
+def seat_outcome(outcome: Outcome | None) -> Outcome | None:
+    """``outcome`` as the site stores and shows every game's: its result the winner's
+    seat (``"dark"``, ``"light"``) or the game's word for nobody winning, whatever a
+    rule book calls its sides (Parking Lot's ``"blue"`` is the dark seat); None stays
+    None."""
+    if outcome is None:
+        return None
+    winner = outcome.winner
+    return Outcome(winner.value if winner is not None else outcome.result, outcome.reason)
 
 
 M = TypeVar("M")

@@ -18,6 +18,7 @@ from game.computer import analysis_key
 from game.models import Analysis, Game
 from game.surface import (
     MoveError,
+    seat_outcome,
 )
 
 # The longest line kept: moves past it are refused, and text past its length unread.
@@ -104,7 +105,7 @@ def try_page(game: Game, ply: int, line: list[str], move: str, stone: str) -> Tr
             line = [*line, str(position_move(position, move))]
         except MoveError as error:
             refused = str(error)
-    outcome = position.outcome()
+    outcome = seat_outcome(position.outcome())
     history = position.history[len(position.history) - (position.ply - ply) :]
     chosen: list[str] = []
     steps = []

@@ -133,6 +133,7 @@ INSTALLED_APPS = [
     # The games, each an app of its own (game/<name>/), the site's usual one first.
     "game.maerstanas",
     "game.cyngesheall",
+    "game.parking_lot",
     "game",
     "players",
     "notifications",

@@ -103,7 +103,11 @@ def test_creating_a_game_against_the_computer(client, django_capture_on_commit_c
             "'' is not a level: choose one of " + ", ".join(bots.LEVEL_IDS),
         ),
         ({"color": "green"}, 400, "'green' is not a colour: choose dark, light or random"),
-        ({"game": "chess"}, 400, "'chess' is not a game here: choose maerstanas or cyngesheall"),
+        (
+            {"game": "chess"},
+            400,
+            "'chess' is not a game here: choose maerstanas or cyngesheall or parking-lot",
+        ),
         ({"game": 3}, 400, "'game' must be a string"),
         ({"rules": []}, 400, "'rules' must be an object"),
         ({"rules": {"special_stones": "yes"}}, 400, "'special_stones' must be true or false"),

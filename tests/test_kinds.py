@@ -25,11 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_registry_names_each_kind_once_and_mærstánas_first():
-    assert list(KINDS) == ["maerstanas", "cyngesheall"]
+    assert list(KINDS) == ["maerstanas", "cyngesheall", "parking-lot"]
     assert DEFAULT is KINDS["maerstanas"] and isinstance(DEFAULT, GameKind)
     assert find_kind("maerstanas") is DEFAULT
     assert find_kind("cyngesheall").title == "Cyngesheall"
-    assert kind_choices() == [("maerstanas", "Mǽrstánas"), ("cyngesheall", "Cyngesheall")]
+    assert kind_choices() == [
+        ("maerstanas", "Mǽrstánas"),
+        ("cyngesheall", "Cyngesheall"),
+        ("parking-lot", "Parking Lot"),
+    ]
     for name in ("chess", "", "MAERSTANAS", None):
         with pytest.raises(KeyError, match="is not a game here: choose maerstanas or cyngesheall"):
             find_kind(name)
@@ -41,7 +45,7 @@ def test_a_name_that_is_no_game_is_told_every_kind_there_is(monkeypatch):
     monkeypatch.setitem(KINDS, "other", dataclasses.replace(DEFAULT, name="other"))
     with pytest.raises(KeyError) as refused:
         find_kind("chess")
-    said = "'chess' is not a game here: choose maerstanas or cyngesheall or other"
+    said = "'chess' is not a game here: choose maerstanas or cyngesheall or parking-lot or other"
     assert refused.value.args[0] == said
 
 

@@ -149,14 +149,16 @@ def test_a_game_nobody_won_is_stored_alike_and_said_in_its_kinds_word(kind, word
 
 
 def test_a_kinds_side_names_are_kept_from_players(monkeypatch):
-    monkeypatch.setitem(KINDS, "maerstanas", BLUE_RED_KIND)
+    # Side names no installed kind uses (Parking Lot's are Blue and Red).
+    amber_teal = Sides(first="Amber", second="Teal", no_winner="draw")
+    monkeypatch.setitem(KINDS, "maerstanas", dataclasses.replace(MAERSTANAS, sides=amber_teal))
     names.reserved.cache_clear()
     try:
-        assert names.is_reserved("Blue") and names.is_reserved("red")
+        assert names.is_reserved("Amber") and names.is_reserved("teal")
     finally:
         monkeypatch.undo()
         names.reserved.cache_clear()
-    assert not names.is_reserved("Blue")
+    assert not names.is_reserved("Amber")
 
 
 def test_the_position_editor_names_pieces_by_the_kinds_sides():

@@ -31,8 +31,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
+from game.boards import SquareBoard
 from game.options import Choice, OnOff, Options
 from game.parking_lot.notation import NAMES, SIZE, Move, parse_square, read_move
+from game.sides import Sides
 from game.surface import (
     COLORS,
     Color,
@@ -46,12 +48,14 @@ from game.surface import (
 from game.surface import Outcome as _SurfaceOutcome
 
 __all__ = [
+    "BOARD",
     "END_EQUAL",
     "END_LARGEST",
     "END_NEXT",
     "ENDS",
     "PIECES",
     "RESULT_WORDS",
+    "SIDES",
     "Groups",
     "Outcome",
     "Position",
@@ -61,6 +65,12 @@ __all__ = [
     "judge",
     "score_line",
 ]
+
+# The board as pages and pictures lay it out: 8×8, A1 top left (cells in reading
+# order, not the engine's squares: ``notation.cell_of`` turns one into the other).
+BOARD = SquareBoard(SIZE, SIZE)
+# Blue places first; a game nobody wins is a draw.
+SIDES = Sides(first="Blue", second="Red", no_winner="draw")
 
 # Each side's pieces, and the turns of a game: every turn places one.
 PIECES = 8
@@ -238,11 +248,18 @@ def judge(blue: tuple[int, ...], red: tuple[int, ...]) -> Outcome:
     return Outcome(DRAW, END_EQUAL)
 
 
-class Score(NamedTuple):
-    """Each side's group sizes, largest first; ``str(score)`` is ``Blue 4+4, Red 4+3+1``."""
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Each side's group sizes, largest first; ``str(score)`` is ``Blue 4+4, Red 4+3+1``.
+    As a pair (``blue, red = score``) it is each side's largest group, the count the
+    site keeps of a game."""
 
     blue: Groups
     red: Groups
+
+    def __iter__(self) -> Iterator[int]:
+        yield self.blue.sizes[0] if self.blue.sizes else 0
+        yield self.red.sizes[0] if self.red.sizes else 0
 
     def __str__(self) -> str:
         return f"Blue {self.blue}, Red {self.red}"

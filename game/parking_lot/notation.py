@@ -26,11 +26,13 @@ __all__ = [
     "NAMES",
     "SIZE",
     "Move",
+    "cell_of",
     "format_move",
     "parse_move",
     "parse_square",
     "read_move",
     "split_moves",
+    "square_number",
 ]
 
 SIZE = 8
@@ -43,6 +45,11 @@ _NUMBERS = {name: square for square, name in enumerate(NAMES)}
 def square_number(column: int, row: int) -> int:
     """The number of the square in ``column`` and ``row`` (both from 0, row 0 the top)."""
     return column * SIZE + row
+
+
+def cell_of(square: int) -> int:
+    """The board's cell (reading order, as ``game.boards`` numbers them) of a square."""
+    return (square % SIZE) * SIZE + square // SIZE
 
 
 class Move(NamedTuple):

@@ -11,6 +11,7 @@ from game.models import Game
 from game.play.base import Tokens, check_turn, computer_replies, locked, log_moves, timed
 from game.play.end import finish, out_of_time, time_ran_out
 from game.refusals import StaleMove
+from game.surface import seat_outcome
 
 
 def make_move(
@@ -91,7 +92,7 @@ def _record(game: Game, before: GamePosition, position: GamePosition) -> None:
         log_moves(game, played)
     except IntegrityError:
         raise StaleMove("the board changed since you saw it: look again") from None
-    if (outcome := position.outcome()) is not None:
+    if (outcome := seat_outcome(position.outcome())) is not None:
         changed += finish(game, outcome)
     if game.takeback_by:  # a move answers a takeback request: it lapses
         game.takeback_by = ""

@@ -22,6 +22,7 @@ from game.registry import kind_of
 from game.surface import (
     Color,
     Outcome,
+    seat_outcome,
 )
 from game.tokens import new_seat_token
 
@@ -152,7 +153,7 @@ def import_game(
     game.tags = dict(tags or {})
     game.took_seats((), new=True)  # nobody holds an imported game's seats
     with transaction.atomic():
-        outcome = position.outcome()
+        outcome = seat_outcome(position.outcome())
         if outcome is None and end in Game.OTHER_ENDS:
             outcome = Outcome(result, end)
         if outcome is not None:

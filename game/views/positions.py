@@ -17,6 +17,7 @@ from game.options import OptionError, Options
 from game.registry import DEFAULT, kind_named
 from game.surface import (
     InvalidPositionError,
+    seat_outcome,
 )
 from game.views.common import HtmxHttpRequest, to_game, too_many
 from game.views.review import POSITION_IMAGE_SECONDS, png
@@ -69,7 +70,7 @@ def position_page(request: HttpRequest) -> HttpResponse:
         "query": urlencode({**_game(kind), "text": text, **rules.to_query()}),
     }
     if found is not None:
-        outcome = found.outcome()
+        outcome = seat_outcome(found.outcome())
         context["status"] = kind.drawing.describe(found, outcome, frozenset(), sides=kind.sides)
         context["valid"] = True
     ok = found is not None and not refusal

@@ -115,7 +115,8 @@ def about_kind(request: HttpRequest, name: str) -> HttpResponse:
         (number, level, ratings.get(level.id))
         for number, level in enumerate(kind.players.levels, start=1)
     ]
-    return render(request, f"{kind.name}/about.html", {"kind": kind, "levels": levels})
+    template = kind.about_template or f"{kind.name}/about.html"
+    return render(request, template, {"kind": kind, "levels": levels})
 
 
 # The project's own documents, served as the text they are: the About page links them.

@@ -42,7 +42,7 @@ WINNING = ("A1", "A2", "B1", "B2", "C1")
 
 def test_the_settings_add_the_game_last_and_keep_the_usual_one_first():
     assert settings.INSTALLED_APPS[-1] == "tests.third_game"
-    assert list(KINDS) == ["maerstanas", "cyngesheall", "threeinrow"]
+    assert list(KINDS) == ["maerstanas", "cyngesheall", "parking-lot", "threeinrow"]
     assert find_kind("threeinrow").board.columns == "ABCDE"
 
 
