@@ -19,6 +19,7 @@ from game.parking_lot import (
     parse_square,
 )
 from game.parking_lot.engine import judge, score_line
+from game.surface import seat_outcome
 
 MID_GAME = "D4 | E4 | B2 | B1 | F2 D4-D6 | A8 | G5 | F8 B1-D2"
 
@@ -322,6 +323,13 @@ def test_a_tie_for_largest_is_decided_by_the_next_group() -> None:
     assert judge((4, 4), (4, 3, 1)) == Outcome("blue", "next-group")
     assert judge((3, 2, 2, 1), (3, 3, 2)) == Outcome("red", "next-group")
     assert judge((5, 3), (6, 1, 1)) == Outcome("red", "largest-group")
+
+
+def test_the_site_reads_an_outcome_by_its_winners_seat() -> None:
+    assert seat_outcome(Outcome("blue", "next-group")) == ("dark", "next-group")
+    assert seat_outcome(Outcome("red", "largest-group")) == ("light", "largest-group")
+    assert seat_outcome(Outcome("draw", "equal-groups")) == ("draw", "equal-groups")
+    assert seat_outcome(None) is None
 
 
 def test_equal_groups_all_the_way_down_draw() -> None:

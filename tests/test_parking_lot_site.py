@@ -11,10 +11,11 @@ import re
 import pytest
 from django.test import Client
 
-from game import records
-from game.models import Game
-from game.parking_lot import Position
+from game import computer, play, records
+from game.models import Analysis, Game
+from game.parking_lot import Position, Rules
 from game.registry import find_kind
+from tests.support import games
 from tests.support.games import created, post_move
 
 pytestmark = pytest.mark.django_db
@@ -144,6 +145,16 @@ def test_a_record_names_the_game_and_reads_back():
     assert again.final.outcome() == final.outcome()
 
 
+def test_a_record_of_an_unfinished_game_ends_with_the_groups_and_reads_back():
+    turns = a_random_game(8)[:5]
+    text = records.write_record(records.make_record(rules=KIND.rules(), moves=turns))
+    assert text.rstrip().endswith(str(Position.replay(turns).score()))
+    assert list(records.read_record(text).moves) == turns
+    wrong = text.rstrip().rsplit("\n", 1)[0] + "\nBlue 9, Red 9\n"
+    with pytest.raises(records.RecordError, match="the record ends 'Blue 9, Red 9'"):
+        records.read_record(wrong)
+
+
 def test_the_lessons_are_solved_by_their_answers():
     for lesson in KIND.lessons:
         position = lesson.position
@@ -173,3 +184,72 @@ def test_the_about_page_credits_the_blog_post_and_lists_the_levels(client):
 def test_a_picture_of_a_position_is_a_png():
     picture = KIND.picture(Position.replay(a_random_game(3)), caption="A game")
     assert picture.startswith(b"\x89PNG")
+
+
+def played(client: Client, moves: list[str]) -> Game:
+    """A hot-seat game of Parking Lot made and played through the pages."""
+    return games.played(client, moves, game="parking-lot", mode="hotseat")
+
+
+def test_the_computer_answers_a_turn_at_every_level():
+    for level in KIND.players.levels:
+        game, tokens = play.create_game("computer", Rules(), "dark", level=level.id)
+        play.make_move(game.public_id, tokens, "D4", 0)
+        reply = computer.reply.call(game.public_id, 1)
+        game.refresh_from_db()
+        assert (game.ply, game.turn) == (2, "dark"), level.id
+        assert Position.replay(["D4"]).is_legal(reply)
+        assert game.cached_record() == ["D4", str(reply)]
+
+
+def test_a_hint_is_asked_and_marked_on_the_board(client):
+    game = played(client, ["D4", "A8"])
+    assert client.post(f"/g/{game.public_id}/hint").status_code == 303
+    hint = computer.hint.call(game.public_id, 2)
+    assert Position.replay(["D4", "A8"]).is_legal(hint)
+    text = page(client, game)
+    assert "data-hint" in square(text, str(hint).split()[0])
+
+
+def test_a_takeback_resign_and_rematch(client):
+    game = played(client, ["D4", "A8"])
+    assert client.post(f"/g/{game.public_id}/takeback").status_code == 303
+    game.refresh_from_db()
+    assert (game.ply, game.cached_record()) == (1, ["D4"])
+    assert client.post(f"/g/{game.public_id}/resign").status_code == 303
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("resigned", "dark")
+    assert client.post(f"/g/{game.public_id}/rematch").status_code == 303
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert (rematch.kind, rematch.ply) == ("parking-lot", 0)
+
+
+def test_a_line_is_tried_on_a_board_of_its_own(client):
+    game = played(client, ["D4", "A8"])
+    base = f"/g/{game.public_id}/try?ply=2"
+    picked = client.get(f"{base}&turn=A1+D4").content.decode()
+    assert 'name="move" value="A1 D4-D1"' in picked
+    tried = client.get(f"{base}&move=A1+D4-D1").content.decode()
+    assert 'data-line="A1 D4-D1"' in tried
+    game.refresh_from_db()
+    assert game.ply == 2
+
+
+def test_the_analysis_of_a_moment_is_asked_and_answered(client):
+    game = played(client, ["D4"])
+    response = client.post(f"/g/{game.public_id}/analyse", {"ply": 1})
+    assert response.status_code in (200, 303)
+    keys = [row.key for row in Analysis.objects.filter(kind="parking-lot")]
+    assert keys
+    computer.analyse.call(keys, 0.05, "parking-lot")
+    found = Analysis.objects.get(kind="parking-lot", key=keys[0])
+    assert found.dark_win is not None and 0 <= found.dark_win <= 1
+    assert Position.replay(["D4"]).is_legal(found.move)
+
+
+def test_the_position_page_and_its_editor_read_the_position_text(client):
+    mid = Position.replay(["D4", "E4", "B2", "B1", "F2 D4-D6", "A8", "G5", "F8 B1-D2"])
+    answer = client.get("/p/", {"game": "parking-lot", "text": mid.to_text()})
+    assert answer.status_code == 200
+    refused = client.get("/p/", {"game": "parking-lot", "text": "B......./" * 7 + "........ b"})
+    assert refused.status_code == 400
