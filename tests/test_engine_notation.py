@@ -595,6 +595,7 @@ ENGINE_MODULES = {
     "game.parking_lot.bots.policy": "game/parking_lot/bots/policy.py",
     "game.parking_lot.bots.search": "game/parking_lot/bots/search.py",
     "game.parking_lot.bots.analysis": "game/parking_lot/bots/analysis.py",
+    "game.parking_lot.bots.reference": "game/parking_lot/bots/reference.py",
     "game.bots": "game/bots.py",
     "game.maerstanas": "game/maerstanas/__init__.py",
     "game.maerstanas.engine": "game/maerstanas/engine.py",

@@ -18,6 +18,7 @@ from game.parking_lot.bots import (
     choose_move,
     level,
     policy,
+    reference,
     search,
 )
 
@@ -151,3 +152,18 @@ def test_the_tree_lists_every_turn_at_the_root_and_placements_below() -> None:
     assert {m.place for m in below} == set(child.placements())
     priors = [prior for prior, _ in knows.moves(pos)]
     assert priors == sorted(priors)
+
+
+def test_the_reference_players_play_legal_turns() -> None:
+    rng = random.Random(5)
+    for pos in _some_positions():
+        assert pos.is_legal(reference.random_move(pos, rng))
+        assert pos.is_legal(reference.greedy_move(pos, rng))
+        assert pos.is_legal(reference.uct_move(pos, rng, 0.05))
+    assert str(reference.greedy_move(Position.from_text(LAST_TURN), rng)) in WINS
+    over = Position.from_text(LAST_TURN).play("E4")
+    for player in (reference.random_move, reference.greedy_move):
+        with pytest.raises(ValueError, match="over"):
+            player(over, rng)
+    with pytest.raises(ValueError, match="over"):
+        reference.uct_move(over, rng, 0.01)

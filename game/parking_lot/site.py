@@ -7,9 +7,10 @@ import re
 
 from django.urls import reverse_lazy
 
-from game.kinds import Drawing, GameKind, Players
+from game.kinds import Arena, Drawing, GameKind, Players
 from game.moves import move_list
 from game.parking_lot import bots, lessons
+from game.parking_lot.bots import reference
 from game.parking_lot.drawing import announcement, describe, draw_board, why
 from game.parking_lot.editor import editor
 from game.parking_lot.engine import BOARD, ENDS, SIDES, Position, Rules
@@ -47,7 +48,17 @@ KIND = GameKind(
     settle=settle,
     ends=ENDS,
     split_moves=split_moves,
-    players=Players(levels=bots.LEVELS, choose_move=bots.choose_move, analyse=bots.analyse),
+    players=Players(
+        levels=bots.LEVELS,
+        choose_move=bots.choose_move,
+        analyse=bots.analyse,
+        arena=Arena(
+            references={"random": reference.random_move, "greedy": reference.greedy_move},
+            uct=reference.uct_move,
+            second="greedy",
+            goal="greedy",
+        ),
+    ),
     lessons=lessons.LESSONS,
     board=BOARD,
     drawing=Drawing(
