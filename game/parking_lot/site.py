@@ -85,5 +85,6 @@ KIND = GameKind(
     about_url=reverse_lazy("about-kind", args=["parking-lot"]),
     about_template="parking_lot/about.html",
     stylesheet="parking_lot/board.css",
+    arena="game/parking_lot/arena.json",
     sides=SIDES,
 )
