@@ -56,6 +56,7 @@ class Cell(NamedTuple):
     is_from: bool  # the last turn's drive left this square
     is_to: bool  # the last turn's drive arrived here
     is_hint: bool  # the hint's turn places or drives here
+    placing: bool = False  # the new piece may be placed with its anchor here
     kind: str = "car"
     better: str = ""  # looking back before a judged turn: the better turn, marked here
 
@@ -204,6 +205,7 @@ def draw_board(
                     is_from=square in marks["from"],
                     is_to=square in marks["to"],
                     is_hint=square in hinted,
+                    placing=square in placements,
                     better=str(better) if square in bettered else "",
                 )
             )
