@@ -293,6 +293,7 @@ def test_the_largest_group_wins() -> None:
     assert over.score().blue.sizes == (8,)
     assert over.score().red.sizes == (1,) * 8
     assert tuple(over.score()) == (8, 1)  # the largest groups, as the site keeps them
+    assert (over.score().dark, over.score().light) == (8, 1)
     assert tuple(Position.start().score()) == (0, 0)
     assert over.outcome() == Outcome("blue", "largest-group")
     assert over.winner is Color.DARK and over.result == "blue"

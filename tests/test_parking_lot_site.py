@@ -120,6 +120,8 @@ def test_a_whole_hot_seat_game_by_form_posts_and_the_api(client):
     assert game.result == expected
     text = page(client, game)
     assert str(final.score()) in text  # each side's groups, as the status shows them
+    largest = f'data-score="dark">{final.score().dark}</strong>'
+    assert largest in text
     assert f'data-result="{expected}"' in text
 
 

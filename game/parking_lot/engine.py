@@ -257,9 +257,19 @@ class Score:
     blue: Groups
     red: Groups
 
+    @property
+    def dark(self) -> int:
+        """Blue's (the dark seat's) largest group, in pieces: the count a status shows."""
+        return self.blue.sizes[0] if self.blue.sizes else 0
+
+    @property
+    def light(self) -> int:
+        """Red's (the light seat's) largest group, in pieces."""
+        return self.red.sizes[0] if self.red.sizes else 0
+
     def __iter__(self) -> Iterator[int]:
-        yield self.blue.sizes[0] if self.blue.sizes else 0
-        yield self.red.sizes[0] if self.red.sizes else 0
+        yield self.dark
+        yield self.light
 
     def __str__(self) -> str:
         return f"Blue {self.blue}, Red {self.red}"
