@@ -1,6 +1,7 @@
 """Parking Lot played in a real browser (Debian's Chromium): a whole hot-seat game by
 mouse, placements, drives and "end the turn" included; a turn by keyboard, a choice
-taken back with Escape; and turns without JavaScript, by links and buttons."""
+taken back with Escape; turns without JavaScript, by links and buttons; and axe-core
+finding nothing on its pages in either theme."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 import pytest
 
 from game.parking_lot import Position
+from tests.support.axe import violations
 from tests.support.servers import ARTIFACTS
 from tests.test_browser import LIVE_TIMEOUT_MS, api, game_id_of, site, start_game
 
@@ -113,3 +115,29 @@ def test_turns_without_javascript(site, new_page):
     page.click("[data-end-turn]")
     page.wait_for_selector('[data-square="D3"][data-color="light"]')
     assert api(site, game_id)["record"] == ["D4", "A8", "A1 D4-G2", "C3"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_parking_lot_pages_pass_axe(site, new_page, scheme):
+    page = new_page(color_scheme=scheme, bypass_csp=True)
+    found: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        found[name] = violations(page)
+
+    start_game(page, site, game="parking-lot")
+    check("the start")
+    play_turn(page, "D4")
+    play_turn(page, "A8")
+    page.click('[data-square="A1"] a')
+    page.wait_for_selector('#board[data-place="A1"]')
+    check("a place chosen")
+    page.click('[data-square="D4"] a')
+    page.wait_for_selector('#board[data-picked="D4"]')
+    check("a piece picked")
+    paths = ["/about/parking-lot/", "/p/?game=parking-lot", "/learn/parking-lot-placing/"]
+    paths += ["/learn/parking-lot-driving/?turn=A3", "/learn/parking-lot-the-end/?move=E6"]
+    for path in paths:
+        page.goto(f"{site.url}{path}")
+        check(path)
+    assert found == dict.fromkeys(found, [])
