@@ -15,6 +15,7 @@ from game import computer, play, records
 from game.models import Analysis, Game
 from game.parking_lot import Position, Rules
 from game.registry import find_kind
+from lobby.models import Challenge
 from tests.support import games
 from tests.support.games import created, post_move
 
@@ -255,3 +256,47 @@ def test_the_position_page_and_its_editor_read_the_position_text(client):
     assert answer.status_code == 200
     refused = client.get("/p/", {"game": "parking-lot", "text": "B......./" * 7 + "........ b"})
     assert refused.status_code == 400
+
+
+def test_a_lobby_challenge_starts_a_parking_lot_game_rated_apart():
+    alice, bob = Client(), Client()
+    answer = alice.post(
+        "/lobby/",
+        {"speed": "live", "minutes": "1", "increment": "0", "color": "dark", "game": "parking-lot"},
+    )
+    assert answer.status_code == 303, answer.content.decode()[:500]
+    challenge = Challenge.objects.get()
+    assert challenge.kind == "parking-lot"
+    assert "Parking Lot" in bob.get("/lobby/").content.decode()
+    assert bob.post(f"/lobby/{challenge.public_id}/accept").status_code == 303
+    game = Game.objects.get()
+    assert (game.kind, game.speed) == ("parking-lot", "live")
+
+
+def test_importing_a_numbered_list_of_turns_and_a_tagged_record(client):
+    answer = client.post("/import/", {"record": "1. D4 2. A8 3. A1 D4-G2", "game": "parking-lot"})
+    assert answer.status_code == 303
+    game = Game.objects.get()
+    assert (game.kind, game.mode, game.cached_record()) == (
+        "parking-lot",
+        "imported",
+        ["D4", "A8", "A1 D4-G2"],
+    )
+    tagged = '[Variant "parking-lot"]\n\n1. D4 2. A8, 3. A1, D4 - G2\n'
+    assert client.post("/import/", {"record": tagged}).status_code == 303
+    second = Game.objects.exclude(pk=game.pk).get()
+    assert second.cached_record() == ["D4", "A8", "A1 D4-G2"]
+    refused = client.post("/import/", {"record": "1. D4 2. D4", "game": "parking-lot"})
+    assert refused.status_code == 400
+    assert "Move 2 (red&#x27;s): illegal turn" in refused.content.decode()
+
+
+def test_the_editor_paints_squares_and_the_page_plays_on_from_it(client):
+    start = Position.start().to_text()
+    text = client.get("/p/", {"game": "parking-lot", "text": start}).content.decode()
+    assert 'data-paint="dark-car"' in text and 'data-paint="light-car"' in text
+    painted = client.get(
+        "/p/", {"game": "parking-lot", "text": start, "paint": "dark-car", "square": "D4"}
+    ).content.decode()
+    assert "D4" in painted
+    assert client.get("/p/", {"game": "parking-lot", "text": start}).status_code == 200
