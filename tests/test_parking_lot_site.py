@@ -123,6 +123,7 @@ def test_a_whole_hot_seat_game_by_form_posts_and_the_api(client):
     assert str(final.score()) in text  # each side's groups, as the status shows them
     largest = f'data-score="dark">{final.score().dark}</strong>'
     assert largest in text
+    assert "parking_lot/dark-car.svg" in text and "parking_lot/light-car.svg" in text
     assert f'data-result="{expected}"' in text
 
 

@@ -70,7 +70,13 @@ __all__ = [
 # order, not the engine's squares: ``notation.cell_of`` turns one into the other).
 BOARD = SquareBoard(SIZE, SIZE)
 # Blue places first; a game nobody wins is a draw.
-SIDES = Sides(first="Blue", second="Red", no_winner="draw")
+SIDES = Sides(
+    first="Blue",
+    second="Red",
+    no_winner="draw",
+    first_image="parking_lot/dark-car.svg",
+    second_image="parking_lot/light-car.svg",
+)
 
 # Each side's pieces, and the turns of a game: every turn places one.
 PIECES = 8
