@@ -26,10 +26,12 @@ def test_the_benchmark_prints_both_figures_for_every_rule_set(capsys):
     assert sum("MCTS iterations/s" in line for line in lines) == 5
     assert any(line.startswith("wraparound") and "guided" in line for line in lines)
     # Cyngesheall's beside Mǽrstánas's: its random games, then its search; then
-    # 7-4-1776's random games and its search.
-    assert [line.split()[0] for line in lines[-4:-2]] == ["cyngesheall", "cyngesheall"]
-    assert lines[-2].startswith("7-4-1776") and "playouts/s best" in lines[-2]
-    assert lines[-1].startswith("7-4-1776 search:") and "playouts a second" in lines[-1]
+    # 7-4-1776's random games and its search, then Parking Lot's.
+    assert [line.split()[0] for line in lines[-6:-4]] == ["cyngesheall", "cyngesheall"]
+    assert lines[-4].startswith("7-4-1776") and "playouts/s best" in lines[-4]
+    assert lines[-3].startswith("7-4-1776 search:") and "playouts a second" in lines[-3]
+    assert lines[-2].startswith("parking-lot") and "random games/s" in lines[-2]
+    assert lines[-1].startswith("Parking Lot search:") and "playouts a second" in lines[-1]
 
 
 @pytest.mark.slow
