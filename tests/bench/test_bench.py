@@ -21,7 +21,7 @@ def test_the_search_figures_count_playouts_and_iterations():
 def test_the_benchmark_prints_both_figures_for_every_rule_set(capsys):
     engine.main(["--seconds", "0.02", "--rounds", "1", "--all"])
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 12
+    assert len(lines) == 14
     assert sum("playouts/s best" in line for line in lines) == 6
     assert sum("MCTS iterations/s" in line for line in lines) == 5
     assert any(line.startswith("wraparound") and "guided" in line for line in lines)
