@@ -17,6 +17,10 @@ playouts (``game.cyngesheall.bots.policy.playout``, cut off and judged after
 then the strongest level's search (``game.seven_four.bots.search``): its iterations a
 second, each with one cut-off playout, as the level runs them (collector paused), from
 the start and from the rule book's mid-game position.
+Parking Lot's random games follow, through its public API
+(``game.parking_lot.Position``: ``rng.choice(pos.legal_moves())``, as its rule book's
+random games are played), then the strongest level's search: its playouts (one an
+iteration of the tree) a second from the start (``game.parking_lot.bots.search``).
 
 Land Grab's follow, measured as 7-4-1776's: random games through its public API
 (``game.land_grab.Position``), then the strongest level's search
@@ -39,6 +43,8 @@ from game.land_grab import Position as LandGrabPosition
 from game.land_grab.bots import search as land_grab_search
 from game.land_grab.perft import MID_GAME as LAND_GRAB_MID_GAME
 from game.maerstanas.bots import search
+from game.parking_lot import Position as ParkingLotPosition
+from game.parking_lot.bots import search as parking_lot_search
 from game.seven_four import Position as SevenFourPosition
 from game.seven_four.bots import search as seven_four_search
 from game.seven_four.perft import MID_GAME as SEVEN_FOUR_MID_GAME
@@ -194,6 +200,39 @@ def measure_seven_four_search(seconds: float, seed: int) -> float:
     return iterations / spent
 
 
+def parking_lot_playout(rng: random.Random) -> ParkingLotPosition:
+    """Play one random game of Parking Lot to its end and return the final position."""
+    pos = ParkingLotPosition.start()
+    while not pos.is_over:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def measure_parking_lot(seconds: float, seed: int) -> float:
+    """Parking Lot's random games a second through the public API (sixteen turns each)."""
+    rng = random.Random(seed)
+    games = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        parking_lot_playout(rng)
+        games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - started)
+
+
+def measure_parking_lot_search(seconds: float, seed: int) -> float:
+    """Parking Lot's search playouts a second from the start, as its strongest level
+    searches (one playout an iteration of the tree)."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    _, iterations = parking_lot_search.search_tree(
+        ParkingLotPosition.start(), rng, deadline=started + seconds
+    )
+    return iterations / (time.perf_counter() - started)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print playouts per second for each rule set (best and median of the rounds)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -251,6 +290,14 @@ def main(argv: list[str] | None = None) -> None:
         f"7-4-1776 search: {statistics.median(rates):,.0f} playouts a second "
         "(the strongest level's iterations, each a cut-off playout; median)"
     )
+    rates = [measure_parking_lot(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(
+        f"{'parking-lot':20} {max(rates):8,.1f} random games/s best, "
+        f"{statistics.median(rates):8,.1f} median "
+        f"({args.rounds}×{args.seconds:g}s, 16 turns a game)"
+    )
+    rates = [measure_parking_lot_search(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(f"Parking Lot search: {statistics.median(rates):,.0f} playouts a second (median)")
     rounds = [measure_land_grab(args.seconds, args.seed + n) for n in range(args.rounds)]
     rates = [rate for rate, _ in rounds]
     print(

@@ -80,10 +80,9 @@ _SCORE_LINE = re.compile(r"dark ?:? ?(\d+) ?[,;]? ?light ?:? ?(\d+) ?\.?\Z", re.
 # score (Cyngesheall's "Dark wins: king captured"): the kind writes it
 # (``GameKind.final_line``), and the reader checks it against the moves.
 # "Blue 4+4, Red 4+3+1 — Blue wins: next largest group" too: a side's win or a draw,
-# maybe with what decided it ("Black wins on claims:", "Draw on claims:"), then a
-# colon, anywhere on the line. Only a word's start may begin a match, and a word is
-# read once from there, so the search is linear in the line.
-_RESULT_LINE = re.compile(r"\b(?:[a-z]+ wins|draw|tie)(?: on [a-z]+)? ?:", re.IGNORECASE)
+# then a colon, anywhere on the line. Only a word's start may begin a match, and a
+# word is read once from there, so the search is linear in the line.
+_RESULT_LINE = re.compile(r"\b(?:[a-z]+ wins|draw|tie) ?:", re.IGNORECASE)
 
 
 class RecordError(ValueError):
@@ -260,7 +259,7 @@ def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAUL
             start = kind.from_text(tags["Position"], rules)
         except InvalidPositionError as error:
             raise RecordError(f"the Position tag: {error}") from None
-    body, said = _result_line(body)
+    body, said = _result_line(body, kind)
     body, score = _score_line(body)
     moves = _read_moves(kind, body, start)
     result = tags.get("Result", "*").strip().lower()
@@ -318,11 +317,13 @@ def _score_line(body: str) -> tuple[str, tuple[int, int] | None]:
     return f"{before}\n{flat[: found.start()]}", (int(found[1]), int(found[2]))
 
 
-def _result_line(body: str) -> tuple[str, str | None]:
-    """The moves without the result line at their end, and that line ("Draw: …")."""
+def _result_line(body: str, kind: GameKind) -> tuple[str, str | None]:
+    """The moves without the result line at their end, and that line ("Draw: …"; a
+    kind that writes its own reads it by its ``final_pattern``)."""
     before, _, last = body.rstrip().rpartition("\n")
     flat = " ".join(last.split())
-    if _RESULT_LINE.search(flat) is None:
+    pattern = kind.final_pattern
+    if _RESULT_LINE.search(flat) is None and (pattern is None or pattern.match(flat) is None):
         return body, None
     return before, flat
 

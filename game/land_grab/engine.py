@@ -80,7 +80,13 @@ __all__ = [
 ]
 
 # Black moves first; identical claims are a draw.
-SIDES = Sides(first="Black", second="White", no_winner="draw")
+SIDES = Sides(
+    first="Black",
+    second="White",
+    no_winner="draw",
+    first_image="land-grab/black-stone.svg",
+    second_image="land-grab/white-stone.svg",
+)
 WORDS = ("black", "white")
 
 END_ALL_CAPTURED = "all-captured"

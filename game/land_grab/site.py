@@ -5,6 +5,8 @@ follows from its name (``game.kinds``)."""
 
 from __future__ import annotations
 
+import re
+
 from game.kinds import Arena, Drawing, GameKind, Players
 from game.land_grab import bots, lessons
 from game.land_grab.bots import reference
@@ -34,6 +36,15 @@ def score_line(position: Position) -> str:
     if position.outcome().reason == "all-captured":
         return verdict
     return f"{position.score()} — {verdict}"
+
+
+# A record's last line after an end on the claims, which a record's reader must know:
+# ``Black: 31, White: 32 1 — White wins on claims: threefold repetition``.
+FINAL_LINE = re.compile(
+    r"black: \d+(?: \d+)*, white: \d+(?: \d+)* — (?:black wins|white wins|draw) on claims: "
+    r"[a-z0-9 ]+\Z",
+    re.IGNORECASE,
+)
 
 
 KIND = GameKind(
@@ -70,6 +81,7 @@ KIND = GameKind(
     ),
     rules_doc="LAND-GRAB.md",
     score_line=score_line,
+    final_pattern=FINAL_LINE,
     example_moves=("D4", "D4-D2", "A1-C3xD4"),
     tagline="flip the tiles of an 8×8 checkerboard, capture by approach; the largest claim wins",
     # Its folder is a Python package's name, not the kind's: its arena's figures are

@@ -25,7 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_registry_names_each_kind_once_and_mærstánas_first():
-    assert list(KINDS) == ["maerstanas", "cyngesheall", "seven-four", "land-grab"]
+    assert list(KINDS) == [
+        "maerstanas",
+        "cyngesheall",
+        "seven-four",
+        "parking-lot",
+        "land-grab",
+    ]
     assert DEFAULT is KINDS["maerstanas"] and isinstance(DEFAULT, GameKind)
     assert find_kind("maerstanas") is DEFAULT
     assert find_kind("cyngesheall").title == "Cyngesheall"
@@ -33,12 +39,14 @@ def test_the_registry_names_each_kind_once_and_mærstánas_first():
         ("maerstanas", "Mǽrstánas"),
         ("cyngesheall", "Cyngesheall"),
         ("seven-four", "7-4-1776"),
+        ("parking-lot", "Parking Lot"),
         ("land-grab", "Land Grab"),
     ]
     for name in ("chess", "", "MAERSTANAS", None):
         with pytest.raises(
             KeyError,
-            match="is not a game here: choose maerstanas or cyngesheall or seven-four or land-grab",
+            match="is not a game here: choose maerstanas or cyngesheall or seven-four or "
+            "parking-lot or land-grab",
         ):
             find_kind(name)
     assert kind_named("cyngesheall") is KINDS["cyngesheall"]
@@ -51,7 +59,7 @@ def test_a_name_that_is_no_game_is_told_every_kind_there_is(monkeypatch):
         find_kind("chess")
     said = (
         "'chess' is not a game here: "
-        "choose maerstanas or cyngesheall or seven-four or land-grab or other"
+        "choose maerstanas or cyngesheall or seven-four or parking-lot or land-grab or other"
     )
     assert refused.value.args[0] == said
 
