@@ -2,7 +2,7 @@
 without JavaScript (a flip's targets lit, a capture's stone marked, the reasons on
 the rest), the claims' outlines, a whole game played to its end, records, the API,
 pictures, lessons, the About page, the computer, the lobby, the watch list, the
-analysis, takeback and the position page. The engine's own tests are
+analysis, takeback, a rematch, a line tried and the position page. The engine's own tests are
 tests/land_grab/test_engine.py."""
 
 from __future__ import annotations
@@ -310,6 +310,25 @@ def test_replay_takeback_and_resign(client):
     assert client.post(f"/g/{game.public_id}/resign").status_code == 303
     game.refresh_from_db()
     assert game.status == "resigned" and game.result == "dark"
+
+
+def test_a_rematch_after_a_resignation_starts_a_new_game(client):
+    game = games.played(client, DROPS, game="land-grab", mode="hotseat")
+    assert client.post(f"/g/{game.public_id}/resign").status_code == 303
+    assert client.post(f"/g/{game.public_id}/rematch").status_code == 303
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert (rematch.kind, rematch.ply) == ("land-grab", 0)
+
+
+def test_a_line_is_tried_on_a_board_of_its_own(client):
+    game = games.played(client, DROPS, game="land-grab", mode="hotseat")
+    base = f"/g/{game.public_id}/try?ply=4"
+    picked = client.get(f"{base}&from=D4").content.decode()
+    assert 'name="move" value="D4-D5"' in picked
+    tried = client.get(f"{base}&move=D4-D5").content.decode()
+    assert 'data-line="D4-D5"' in tried
+    game.refresh_from_db()
+    assert game.ply == 4
 
 
 def test_a_hint_is_asked_and_marked_on_the_board(client):
