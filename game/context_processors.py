@@ -14,4 +14,4 @@ def site(request: HttpRequest) -> dict[str, object]:
     board; and the games, which every page's footer credits."""
     kinds = list(KINDS.values())
     stylesheets = [kind.stylesheet for kind in kinds if kind.stylesheet]
-    return {"source_url": settings.SOURCE_URL, "game_stylesheets": stylesheets, "games": kinds}
+    return {"source_url": settings.SOURCE_URL, "game_stylesheets": stylesheets, "site_games": kinds}

@@ -79,8 +79,10 @@ def test_the_import_page_keeps_the_rules_sent_with_a_refused_list(client: Client
     ]
 
 
-def test_every_pages_footer_credits_each_game_and_links_its_about_page(client: Client):
-    footer = BeautifulSoup(client.get("/lobby/").content.decode(), "html.parser").footer
+# The watch list names its own list "games": the footer's are the site's.
+@pytest.mark.parametrize("path", ["/lobby/", "/watch/", "/"])
+def test_every_pages_footer_credits_each_game_and_links_its_about_page(client: Client, path):
+    footer = BeautifulSoup(client.get(path).content.decode(), "html.parser").footer
     links = {link.get_text(): link["href"] for link in footer.select("a")}
     for kind in KINDS.values():
         assert links[kind.title] == str(kind.about_url)
