@@ -59,6 +59,7 @@ __all__ = [
     "Rules",
     "Score",
     "can_move",
+    "is_turn",
     "turns",
 ]
 
@@ -149,6 +150,31 @@ def can_move(geo: Geometry, cell: int, occupied: int) -> bool:
             continue
         if masks[opposite[d]] & free or masks[d] & free & ~(1 << near):
             return True
+    return False
+
+
+def is_turn(geo: Geometry, counter: int, origin: int, target: int, occupied: int) -> bool:
+    """True if a counter on ``counter`` then the Moai on ``origin`` to ``target`` is a
+    turn (``origin`` must hold a Moai): the counter empty and in line, the Moai's
+    straight or bent path clear. A few steps along two rays, not the list of turns."""
+    if occupied >> counter & 1:
+        return False
+    line = geo.line_of[origin].get(counter)
+    if line is None:
+        return False
+    after = occupied | 1 << counter
+    rays = geo.rays[origin]
+    steps = geo.steps
+    for run in (line, geo.opposite[line]):
+        bends = geo.turns[run]
+        for cell in rays[run]:
+            if after >> cell & 1:
+                break
+            if cell == target:
+                return True
+            for e in bends:
+                if steps[cell][e] == target:
+                    return not after >> target & 1
     return False
 
 
@@ -470,7 +496,7 @@ class Position(PositionBase):
             return f"{names[counter]} is not in line with the {whose} Moai on {names[origin]}"
         if origin == target:
             return f"the {whose} Moai must move"
-        if move in turns(geo, origin, occupied):
+        if is_turn(geo, counter, origin, target, occupied):
             return None
         d = next(d for d, mask in enumerate(geo.ray_masks[origin]) if mask >> counter & 1)
         line = geo.rays[origin][d] + geo.rays[origin][geo.opposite[d]]
@@ -524,7 +550,7 @@ class Position(PositionBase):
         if origin is None or origin not in moai:
             raise IllegalMoveError(f"illegal move {move.text!r}: {self.why_illegal(move)}")
         occupied = self._counters | 1 << moai[0] | 1 << moai[1]
-        if move not in turns(geo, origin, occupied):
+        if not is_turn(geo, move.counter, origin, move.target, occupied):
             raise IllegalMoveError(f"illegal move {move.text!r}: {self.why_illegal(move)}")
         return self._after(move)
 

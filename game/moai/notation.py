@@ -141,6 +141,10 @@ class Geometry:
             tuple(sum(1 << c for c in ray) for ray in rays) for rays in self.rays
         )
         self.steps = tuple(tuple(board.step(cell, d) for d in range(count)) for cell in board.cells)
+        # Which ray of a cell another cell lies on, if any.
+        self.line_of = tuple(
+            {other: d for d, ray in enumerate(rays) for other in ray} for rays in self.rays
+        )
         # Every cell in line with a cell: the union of its rays.
         self.lines = tuple(sum(masks) for masks in self.ray_masks)
         self.placements = tuple(Move(name, cell) for cell, name in enumerate(self.names))
