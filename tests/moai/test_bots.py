@@ -167,3 +167,13 @@ def test_the_reference_players_play_legal_moves():
     assert reference.uct_move(pos, rng, 0.05) in pos.legal_moves()
     trap = Position.from_text(TRAP)
     assert trap.play(reference.greedy_move(trap, rng)).winner is Color.DARK
+
+
+def test_the_searchs_priors_are_the_move_values():
+    for pos in _some_positions():
+        if pos.is_over:
+            continue
+        moves = pos.legal_moves()
+        expected = dict(zip(moves, policy.move_values(pos, moves), strict=True))
+        listed = search.tree_moves(pos)
+        assert {move: prior for prior, move in listed} == pytest.approx(expected)

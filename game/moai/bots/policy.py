@@ -33,6 +33,7 @@ __all__ = [
     "playout",
     "random_turn",
     "room",
+    "valued_turns",
     "winning_move",
 ]
 
@@ -153,15 +154,23 @@ def playout(position: Position, rng: random.Random, plies: int = PLAYOUT_PLIES) 
     return evaluate(geo, white, black, occupied, turn)
 
 
+# A move's prior by the difference of room it leaves, as ``evaluate`` turns it into
+# chances.
+_SPAN = 40
+_PRIORS = tuple(0.5 + 0.5 * math.tanh(STEEPNESS * edge) for edge in range(-_SPAN, _SPAN + 1))
+
+
 def move_values(position: Position, moves: list[Move]) -> list[float]:
     """Each move's prior, 0 to 1: how much room it leaves the mover's Moai against the
-    other's, as ``room`` counts it (a placement: the room of its cell)."""
+    other's, as ``room`` counts it (a placement: the room of its cell).
+
+    Many turns share a landing and differ by the counter only, so each landing's room
+    is counted once, and each counter then takes from the room of the Moai it stands
+    next to (two) or two steps from (one)."""
     geo = position.geometry
     white, black = position.moai
-    turn = position._turn
     occupied = position.occupied
     near, far = rings(geo)
-    tanh = math.tanh
     if white is None or black is None:
         free = ~occupied
         return [
@@ -169,20 +178,132 @@ def move_values(position: Position, moves: list[Move]) -> list[float]:
             + 0.02 * (2 * (near[m.target] & free).bit_count() + (far[m.target] & free).bit_count())
             for m in moves
         ]
-    sign = STEEPNESS if turn == 0 else -STEEPNESS
+    sign = 1 if position._turn == 0 else -1
+    landed: dict[tuple[int, int], tuple[int, int, int]] = {}
+    priors = _PRIORS
     values = []
     for move in moves:
-        target = move.target
-        free = ~(occupied ^ 1 << move.origin | 1 << target | 1 << move.counter)
-        w, b = (target, black) if move.origin == white else (white, target)
-        edge = (
-            2 * (near[w] & free).bit_count()
-            + (far[w] & free).bit_count()
-            - 2 * (near[b] & free).bit_count()
-            - (far[b] & free).bit_count()
-        )
-        values.append(0.5 + 0.5 * tanh(sign * edge))
+        origin, target = move.origin, move.target
+        found = landed.get((origin, target))
+        if found is None:
+            free = ~(occupied ^ 1 << origin | 1 << target)
+            w, b = (target, black) if origin == white else (white, target)
+            edge = (
+                2 * (near[w] & free).bit_count()
+                + (far[w] & free).bit_count()
+                - 2 * (near[b] & free).bit_count()
+                - (far[b] & free).bit_count()
+            )
+            found = landed[(origin, target)] = (edge, w, b)
+        edge, w, b = found
+        counter = move.counter
+        if near[w] >> counter & 1:
+            edge -= 2
+        elif far[w] >> counter & 1:
+            edge -= 1
+        if near[b] >> counter & 1:
+            edge += 2
+        elif far[b] >> counter & 1:
+            edge += 1
+        # Room is at most 32 a Moai, so the table's ends are never passed.
+        values.append(priors[sign * edge + _SPAN])
     return values
+
+
+def _edge(
+    near: tuple[int, ...], far: tuple[int, ...], lifted: int, whites: bool, other: int, target: int
+) -> int:
+    """White's room less black's once a Moai lands on ``target`` (the white one when
+    ``whites``), ``other`` the Moai that stays, ``lifted`` every piece but the mover."""
+    free = ~(lifted | 1 << target)
+    w, b = (target, other) if whites else (other, target)
+    return (
+        2 * (near[w] & free).bit_count()
+        + (far[w] & free).bit_count()
+        - 2 * (near[b] & free).bit_count()
+        - (far[b] & free).bit_count()
+    )
+
+
+def valued_turns(position: Position) -> list[tuple[float, Move]]:
+    """Every turn with its prior, as ``move_values`` gives them, in no promised order:
+    the engine's walk of the turns (``engine.turns``), with each landing's room
+    counted once and each counter's share once, for the search's nodes."""
+    geo = position.geometry
+    white, black = position.moai
+    occupied = position.occupied
+    near, far = rings(geo)
+    priors = _PRIORS
+    sign = 1 if position._turn == 0 else -1
+    rays_of, opposite, bends, steps, make = geo.rays, geo.opposite, geo.turns, geo.steps, geo.move
+    found: list[tuple[float, Move]] = []
+    for mover in (white, black):
+        rays = rays_of[mover]
+        lifted = occupied ^ 1 << mover
+        other = black if mover == white else white
+
+        whites = mover == white
+
+        for d, ray in enumerate(rays):
+            if not ray:
+                continue
+            away = []
+            for cell in rays[opposite[d]]:
+                if occupied >> cell & 1:
+                    break
+                away.append(cell)
+            for cell in away[:]:
+                for e in bends[opposite[d]]:
+                    at = steps[cell][e]
+                    if at is not None and not occupied >> at & 1:
+                        away.append(at)
+            run = []
+            for cell in ray:
+                if occupied >> cell & 1:
+                    break
+                run.append(cell)
+            toward = []
+            for cell in run:
+                landings = [cell]
+                for e in bends[d]:
+                    at = steps[cell][e]
+                    if at is not None and not occupied >> at & 1:
+                        landings.append(at)
+                toward.append(landings)
+            away_edges = [(t, _edge(near, far, lifted, whites, other, t)) for t in away]
+            toward_edges = [
+                [(t, _edge(near, far, lifted, whites, other, t)) for t in group] for group in toward
+            ]
+            for j, counter in enumerate(ray):
+                if occupied >> counter & 1:
+                    continue
+                # The counter takes room from each Moai it stands near; the moved one's
+                # cell decides which is which for each landing, so both are tried.
+                share_other = (
+                    2 if near[other] >> counter & 1 else 1 if far[other] >> counter & 1 else 0
+                )
+                for target, edge in away_edges:
+                    own = (
+                        2 if near[target] >> counter & 1 else 1 if far[target] >> counter & 1 else 0
+                    )
+                    shift = share_other - own if whites else own - share_other
+                    found.append(
+                        (priors[sign * (edge + shift) + _SPAN], make(counter, mover, target))
+                    )
+                for group in toward_edges[: min(j, len(run))]:
+                    for target, edge in group:
+                        own = (
+                            2
+                            if near[target] >> counter & 1
+                            else 1
+                            if far[target] >> counter & 1
+                            else 0
+                        )
+                        shift = share_other - own if whites else own - share_other
+                        found.append(
+                            (priors[sign * (edge + shift) + _SPAN], make(counter, mover, target))
+                        )
+    return found
 
 
 def winning_move(position: Position, *, pockets: bool = True) -> Move | None:

@@ -22,7 +22,13 @@ from collections.abc import Callable
 from typing import Any
 
 from game.mcts import LOST, WON, Knowledge, Node, best_child, grow
-from game.moai.bots.policy import PLAYOUT_PLIES, move_values, playout, winning_move
+from game.moai.bots.policy import (
+    PLAYOUT_PLIES,
+    move_values,
+    playout,
+    valued_turns,
+    winning_move,
+)
 from game.moai.engine import Position
 from game.moai.notation import Move
 
@@ -39,8 +45,13 @@ WIDENING: float | None = 1.5
 def tree_moves(position: Position) -> list[tuple[float, Move]]:
     """Every legal move with its prior (``policy.move_values``), in the order the tree
     adds them, best last; [] once the game is over."""
-    moves = position.moves()
-    found = list(zip(move_values(position, moves), moves, strict=True))
+    if position.is_over:
+        return []
+    if position.is_placing:
+        moves = position.moves()
+        found = list(zip(move_values(position, moves), moves, strict=True))
+    else:
+        found = valued_turns(position)
     found.sort(key=_prior)
     return found
 
@@ -112,7 +123,6 @@ def search_tree(
         bias=BIAS if use_bias else 0.0,
         widening=widening,
         solver=solver,
-        whole_root=True,
         parent_shift=1,
         clock=clock,
     )
