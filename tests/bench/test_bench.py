@@ -21,15 +21,19 @@ def test_the_search_figures_count_playouts_and_iterations():
 def test_the_benchmark_prints_both_figures_for_every_rule_set(capsys):
     engine.main(["--seconds", "0.02", "--rounds", "1", "--all"])
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 12
-    assert sum("playouts/s best" in line for line in lines) == 6
+    assert len(lines) == 16
+    assert sum("playouts/s best" in line for line in lines) == 8
     assert sum("MCTS iterations/s" in line for line in lines) == 5
     assert any(line.startswith("wraparound") and "guided" in line for line in lines)
     # Cyngesheall's beside Mǽrstánas's: its random games, then its search; then
-    # 7-4-1776's random games and its search.
-    assert [line.split()[0] for line in lines[-4:-2]] == ["cyngesheall", "cyngesheall"]
-    assert lines[-2].startswith("7-4-1776") and "playouts/s best" in lines[-2]
-    assert lines[-1].startswith("7-4-1776 search:") and "playouts a second" in lines[-1]
+    # 7-4-1776's random games and its search; then Moai's, on each board.
+    assert [line.split()[0] for line in lines[-8:-6]] == ["cyngesheall", "cyngesheall"]
+    assert lines[-6].startswith("7-4-1776") and "playouts/s best" in lines[-6]
+    assert lines[-5].startswith("7-4-1776 search:") and "playouts a second" in lines[-5]
+    assert lines[-4].startswith("moai square") and "playouts/s best" in lines[-4]
+    assert lines[-3].startswith("moai square search:") and "playouts a second" in lines[-3]
+    assert lines[-2].startswith("moai hex") and "playouts/s best" in lines[-2]
+    assert lines[-1].startswith("moai hex search:") and "playouts a second" in lines[-1]
 
 
 @pytest.mark.slow
