@@ -134,6 +134,7 @@ INSTALLED_APPS = [
     "game.maerstanas",
     "game.cyngesheall",
     "game.seven_four",
+    "game.moai",
     "game",
     "players",
     "notifications",

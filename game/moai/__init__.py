@@ -12,10 +12,17 @@ from game.moai.engine import (
     Position,
     Rules,
     Score,
+)
+from game.moai.notation import (
+    BOARDS,
+    HEX,
+    SQUARE,
+    Geometry,
+    Move,
+    format_move,
     parse_move,
     split_moves,
 )
-from game.moai.notation import BOARDS, HEX, SQUARE, Geometry, Move, format_move
 from game.surface import (
     Color,
     IllegalMoveError,

@@ -19,7 +19,7 @@ Pure Python, standard library only.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from game.boards import HexBoard, SquareBoard
 from game.boards.base import Board
@@ -34,6 +34,9 @@ __all__ = [
     "Move",
     "PositionText",
     "format_move",
+    "parse_move",
+    "split_moves",
+    "split_record",
 ]
 
 # The side to move in position text, white then black; the Moai, white then black.
@@ -259,6 +262,45 @@ class Geometry:
         return PositionText("".join(chars), side, "")
 
 
+_ANY_CELL = re.compile(r"[A-Ka-k](?:[1-9]|1[01])")
+
+
+def _read_any_move(text: str) -> None:
+    """Check that ``text``'s squares could be cells of one of the boards (columns A to
+    K, rows 1 to 11); the board of the game checks them again when they are played.
+
+    Raises ``InvalidMoveError`` for a square of neither board.
+    """
+    for square in re.findall(r"[A-Za-z]\s*[0-9]+", text):
+        if not _ANY_CELL.fullmatch(square.replace(" ", "")):
+            raise InvalidMoveError(f"{square!r} is not a square of either board")
+
+
+def split_record(text: str) -> list[str]:
+    """The moves a record's text writes, in order, before its board is known (a
+    record's header names it): squares of either board.
+
+    Raises ``InvalidMoveError`` at the first word that is not a move.
+    """
+    return list(move_splitter(_RECORD_MOVE, _read_any_move)(text))
+
+
 SQUARE = Geometry("square", SquareBoard(8, 8, holes=("A1", "H1", "A8", "H8")))
 HEX = Geometry("hex", HexBoard(6))
 BOARDS = {"square": SQUARE, "hex": HEX}
+
+
+def parse_move(text: str, rules: Any = None) -> Move:
+    """The move ``text`` writes on the board of ``rules`` (the square board by default).
+
+    Raises ``InvalidMoveError`` for text that is not a move of that board.
+    """
+    return (rules.geometry if rules is not None else SQUARE).parse_move(text)
+
+
+def split_moves(text: str, rules: Any = None) -> list[str]:
+    """The moves a record's text writes, in order, on the board of ``rules``.
+
+    Raises ``InvalidMoveError`` at the first word that is not a move.
+    """
+    return (rules.geometry if rules is not None else SQUARE).split_moves(text)

@@ -13,6 +13,7 @@ from game import managers, play
 from game.cyngesheall import ENDS as CYNGESHEALL_ENDS
 from game.engine import Position, Rules
 from game.maerstanas.engine import ENDS
+from game.moai import ENDS as MOAI_ENDS
 from game.models import Game, Move, Seat, status_choices
 from game.seven_four import ENDS as SEVEN_FOUR_ENDS
 from game.tokens import new_seat_token
@@ -186,6 +187,7 @@ def test_a_game_may_be_in_play_or_end_in_any_way_its_kind_knows():
         "aborted": "Aborted",
         **CYNGESHEALL_ENDS,
         **SEVEN_FOUR_ENDS,
+        **MOAI_ENDS,
         **ENDS,  # an end both games know keeps Mǽrstánas's words
     }
     assert "no-moves" in choices and "king-captured" in choices

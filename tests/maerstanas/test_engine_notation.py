@@ -600,6 +600,7 @@ ENGINE_MODULES = {
     "game.moai.engine": "game/moai/engine.py",
     "game.moai.notation": "game/moai/notation.py",
     "game.moai.perft": "game/moai/perft.py",
+    "game.moai.turns": "game/moai/turns.py",
     "game.moai.bots": "game/moai/bots/__init__.py",
     "game.moai.bots.levels": "game/moai/bots/levels.py",
     "game.moai.bots.policy": "game/moai/bots/policy.py",
