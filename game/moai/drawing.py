@@ -72,6 +72,11 @@ class Cell(NamedTuple):
     is_hint: bool  # the hint's move puts its counter or a Moai here
     better: str = ""  # looking back before a judged move: the better move, here
     hole: bool = False  # a missing corner of the square board
+    # On the hexagon, where the page's grid puts the cell: its row and its first
+    # half-cell column, from 1 (``HexBoard.place``); 0 on the square board, whose
+    # cells follow each other in reading order.
+    row: int = 0
+    column: int = 0
 
 
 ROW_NUMBERS: dict[str, tuple[RowNumber, ...]] = {}
@@ -176,8 +181,10 @@ def draw_board(
     squares: list[Cell | RowNumber] = []
     numbers = _row_numbers(geo.board)
     cells_of_rows = geo._by_row
+    hexagon = geo.board.shape == "hex"
     for row, number in zip(cells_of_rows, numbers, strict=True):
-        squares.append(number)
+        if not hexagon:
+            squares.append(number)
         for cell in row:
             if cell is None:
                 squares.append(_HOLE)
@@ -241,6 +248,8 @@ def draw_board(
                     is_counter=last is not None and cell == last.counter,
                     is_hint=cell in hinted,
                     better=better.text if better is not None and cell in bettered else "",
+                    row=geo.board.place(cell)[0] if hexagon else 0,
+                    column=geo.board.place(cell)[1] if hexagon else 0,
                 )
             )
     return Board(

@@ -377,3 +377,15 @@ def test_the_watch_list_shows_a_game_with_its_small_board_and_its_own_rating(mon
     board = item.select_one(".mini-board[role=img]")
     assert board["data-game"] == "moai"
     assert len(board.select(".mini-board__sq--dark-moai")) == 1
+
+
+def test_the_hex_board_places_each_cell_on_the_pages_grid(client):
+    game = new_game(client, board="hex")
+    text = page(client, game)
+    assert 'data-board-shape="hex"' in text and text.count('name="move" value="') == 91
+    # F1 opens row 1, half a cell in from A6, which opens the widest row; F6 is the centre.
+    assert 'data-hex-row="1" data-hex-column="6"' in square(text, "F1")
+    assert 'data-hex-row="6" data-hex-column="1"' in square(text, "A6")
+    assert 'data-hex-row="6" data-hex-column="11"' in square(text, "F6")
+    assert 'data-hex-row="11" data-hex-column="6"' in square(text, "A11")
+    assert "sq--hole" not in text
