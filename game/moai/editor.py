@@ -98,4 +98,5 @@ def editor(text: str, rules: Rules, page: str, paint: str = "", at: str = "") ->
         refusal=refusal,
         noun=drawn.noun,
         cycle=drawn.cycle_words(),
+        board=geo.board,
     )

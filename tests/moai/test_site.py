@@ -309,6 +309,8 @@ def test_the_position_page_sets_up_and_edits_a_moai_position(client):
     assert answer.status_code == 200
     text = html.unescape(answer.content.decode())
     assert 'data-game="moai"' in text and "White to move" in text
+    # The cut-away corners keep their places, so each row has its eight squares.
+    assert text.count("sq--hole") == 4
     # The editor's square B1 takes a counter on a click: its link writes the new text.
     assert "text=%23o.....%23" in answer.content.decode().replace("&amp;", "&")
     refused = client.get("/p/", {"game": "moai", "text": EXAMPLE.replace(" w", " b")})
@@ -389,3 +391,19 @@ def test_the_hex_board_places_each_cell_on_the_pages_grid(client):
     assert 'data-hex-row="6" data-hex-column="11"' in square(text, "F6")
     assert 'data-hex-row="11" data-hex-column="6"' in square(text, "A11")
     assert "sq--hole" not in text
+
+
+def test_the_position_page_sets_up_a_hex_position_and_the_api_refuses_another_board(client):
+    text = Position.start(Rules("hex")).play("F6").to_text()
+    answer = client.get("/p/", {"game": "moai", "board": "hex", "text": text})
+    assert answer.status_code == 200
+    page_text = html.unescape(answer.content.decode())
+    assert 'data-board-shape="hex"' in page_text and "Black to move" in page_text
+    assert 'data-square="F6" data-hex-row="6" data-hex-column="11"' in page_text
+    refused = client.post(
+        "/api/games",
+        json.dumps({"game": "moai", "mode": "friend", "rules": {"board": "round"}}),
+        content_type="application/json",
+    )
+    assert refused.status_code == 400 and "'round' is not a board" in refused.json()["error"]
+    assert not Game.objects.exists()
