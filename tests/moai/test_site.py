@@ -407,3 +407,16 @@ def test_the_position_page_sets_up_a_hex_position_and_the_api_refuses_another_bo
     )
     assert refused.status_code == 400 and "'round' is not a board" in refused.json()["error"]
     assert not Game.objects.exists()
+
+
+def test_a_line_is_tried_on_a_board_of_its_own_keeping_its_line(client):
+    game = games.played(client, ["D4", "G7"], game="moai", mode="hotseat", board="square")
+    base = f"/g/{game.public_id}/try?ply=2"
+    text = client.get(base).content.decode()
+    assert "counter=D1" in text.replace("&amp;", "&")
+    picked = client.get(f"{base}&counter=D1").content.decode()
+    assert 'name="move" value="D1:D4-C2"' in picked
+    tried = client.get(f"{base}&move=D1:D4-C2").content.decode()
+    assert 'data-line="D1:D4-C2"' in tried
+    game.refresh_from_db()
+    assert game.ply == 2  # the game stays as it is
