@@ -424,10 +424,9 @@ class Position(PositionBase):
         geo = self._geo
         if move.__class__ is not Move:
             move = geo.parse_move(move)
-        elif move.origin is None:
-            move = geo.placements[move.target] if move.target < geo.size else move
-        else:
-            move = geo.move(move.counter, move.origin, move.target)
+        elif not geo.interned(move):
+            # A move made for another board is read again by its text on this one.
+            move = geo.parse_move(move.text)
         turn = self._turn
         moai = self._moai
         if self._end is not None:

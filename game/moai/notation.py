@@ -180,6 +180,13 @@ class Geometry:
             self._turns[key] = found
         return found
 
+    def interned(self, move: Move) -> bool:
+        """True if ``move`` is this board's own (made by ``move`` or a placement of
+        it), not one of another board's."""
+        if move.origin is None:
+            return move.target < self.size and self.placements[move.target] is move
+        return self._turns.get((move.counter, move.origin, move.target)) is move
+
     def parse_square(self, text: str) -> int:
         """The cell ``text`` names (``D4``, ``k1``, any case).
 

@@ -559,3 +559,13 @@ def test_the_engine_imports_nothing_but_the_standard_library_and_the_game():
                 assert not node.module.startswith("django"), path
             if isinstance(node, ast.Import):
                 assert all(not alias.name.startswith("django") for alias in node.names), path
+
+
+def test_a_move_made_for_one_board_is_read_by_its_text_on_the_other():
+    hexagon = Position.start(HEXAGON)
+    on_hex = parse_move("K1", HEXAGON)
+    with pytest.raises(InvalidMoveError, match="cut away"):
+        Position.start().play(parse_move("H8:H7-G7", HEXAGON))
+    with pytest.raises(InvalidMoveError, match="squares run"):
+        Position.start().play(on_hex)
+    assert hexagon.play(parse_move("F6")).piece_at("F6") == "W"
