@@ -381,6 +381,15 @@ def test_the_watch_list_shows_a_game_with_its_small_board_and_its_own_rating(mon
     assert len(board.select(".mini-board__sq--dark-moai")) == 1
 
 
+def test_the_small_board_of_the_choice_of_game_shows_the_corners_gone_and_the_counters(client):
+    home = BeautifulSoup(client.get("/").content, "html.parser")
+    board = home.select_one('.mini-board[data-game="moai"]')
+    assert len(board.select(".mini-board__sq")) == 64
+    assert len(board.select(".mini-board__sq--hole")) == 4
+    assert len(board.select(".mini-board__sq--neutral-counter")) == 18
+    assert board["aria-label"] == "The board: 1 white piece, 1 black piece"
+
+
 def test_the_hex_board_places_each_cell_on_the_pages_grid(client):
     game = new_game(client, board="hex")
     text = page(client, game)
