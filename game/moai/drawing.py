@@ -180,8 +180,11 @@ def draw_board(
     placing = position.is_placing
     squares: list[Cell | RowNumber] = []
     numbers = _row_numbers(geo.board)
-    cells_of_rows = geo._by_row
     hexagon = geo.board.shape == "hex"
+    # The hexagon's rows keep the places of its rhombus of letters and rows, empty
+    # ones too: the page places each cell itself and hides the others, and the small
+    # boards lay it out so, sheared into a hexagon.
+    cells_of_rows = geo.grid if hexagon else geo._by_row
     for row, number in zip(cells_of_rows, numbers, strict=True):
         if not hexagon:
             squares.append(number)

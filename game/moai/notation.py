@@ -153,6 +153,13 @@ class Geometry:
         self.placements = tuple(Move(name, cell) for cell, name in enumerate(self.names))
         self._turns: dict[tuple[int, int, int], Move] = {}
         self._by_row = self._rows()
+        # Every (letter, row) place of the board's square grid, None where no cell is:
+        # the hexagon's corners of its rhombus of letters and rows too. The small
+        # boards lay a board out so, in reading order.
+        self.grid = tuple(
+            tuple(board.index.get((column, row)) for column in range(board.width))
+            for row in range(board.height)
+        )
 
     def _rows(self) -> tuple[tuple[int | None, ...], ...]:
         """The cells of each row as position text writes them, None for a hole."""

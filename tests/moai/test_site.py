@@ -379,6 +379,9 @@ def test_the_watch_list_shows_a_game_with_its_small_board_and_its_own_rating(mon
     board = item.select_one(".mini-board[role=img]")
     assert board["data-game"] == "moai"
     assert len(board.select(".mini-board__sq--dark-moai")) == 1
+    # The hexagon's small board is its rhombus of letters and rows, 11 by 11.
+    assert len(board.select(".mini-board__sq")) == 121
+    assert len(board.select(".mini-board__sq--hole")) == 30
 
 
 def test_the_small_board_of_the_choice_of_game_shows_the_corners_gone_and_the_counters(client):
@@ -399,7 +402,8 @@ def test_the_hex_board_places_each_cell_on_the_pages_grid(client):
     assert 'data-hex-row="6" data-hex-column="1"' in square(text, "A6")
     assert 'data-hex-row="6" data-hex-column="11"' in square(text, "F6")
     assert 'data-hex-row="11" data-hex-column="6"' in square(text, "A11")
-    assert "sq--hole" not in text
+    # The other places of its rhombus of letters and rows are kept, hidden.
+    assert text.count("sq--hole") == 121 - 91
 
 
 def test_the_position_page_sets_up_a_hex_position_and_the_api_refuses_another_board(client):
