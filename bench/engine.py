@@ -17,6 +17,15 @@ playouts (``game.cyngesheall.bots.policy.playout``, cut off and judged after
 then the strongest level's search (``game.seven_four.bots.search``): its iterations a
 second, each with one cut-off playout, as the level runs them (collector paused), from
 the start and from the rule book's mid-game position.
+Parking Lot's random games follow, through its public API
+(``game.parking_lot.Position``: ``rng.choice(pos.legal_moves())``, as its rule book's
+random games are played), then the strongest level's search: its playouts (one an
+iteration of the tree) a second from the start (``game.parking_lot.bots.search``).
+
+Land Grab's follow, measured as 7-4-1776's: random games through its public API
+(``game.land_grab.Position``), then the strongest level's search
+(``game.land_grab.bots.search``): its iterations a second, each with one cut-off
+playout, from the start and from the rule book's mid-game position.
 
 Moai's follow, for each board: random games through its public API
 (``game.moai.Position``), then the strongest level's search (``game.moai.bots.search``):
@@ -36,11 +45,16 @@ from game.cyngesheall import Position as CyngesheallPosition
 from game.cyngesheall.bots import policy as cyngesheall_policy
 from game.cyngesheall.bots import search as cyngesheall_search
 from game.engine import Position, Rules
+from game.land_grab import Position as LandGrabPosition
+from game.land_grab.bots import search as land_grab_search
+from game.land_grab.perft import MID_GAME as LAND_GRAB_MID_GAME
 from game.maerstanas.bots import search
 from game.moai import Position as MoaiPosition
 from game.moai import Rules as MoaiRules
 from game.moai.bots import search as moai_search
 from game.moai.perft import MID_GAMES as MOAI_MID_GAMES
+from game.parking_lot import Position as ParkingLotPosition
+from game.parking_lot.bots import search as parking_lot_search
 from game.seven_four import Position as SevenFourPosition
 from game.seven_four.bots import search as seven_four_search
 from game.seven_four.perft import MID_GAME as SEVEN_FOUR_MID_GAME
@@ -146,6 +160,40 @@ def measure_seven_four(seconds: float, seed: int) -> tuple[float, float]:
             return games / (now - started), plies / games
 
 
+def measure_land_grab(seconds: float, seed: int) -> tuple[float, float]:
+    """Land Grab's random games a second through the public API, and their mean plies."""
+    rng = random.Random(seed)
+    games = plies = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        for _ in range(10):
+            pos = LandGrabPosition.start()
+            while not pos.is_over:
+                pos = pos.play(rng.choice(pos.legal_moves()))
+            plies += pos.ply
+        games += 10
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - started), plies / games
+
+
+def measure_land_grab_search(seconds: float, seed: int) -> float:
+    """The playouts a second of Land Grab's strongest level: its search's iterations,
+    half the time from the start, half from the mid-game position."""
+    rng = random.Random(seed)
+    iterations = 0
+    spent = 0.0
+    for moves in ((), LAND_GRAB_MID_GAME):
+        position = LandGrabPosition.replay(moves)
+        with without_collector():
+            started = time.perf_counter()
+            _, done = land_grab_search.search_tree(position, rng, deadline=started + seconds / 2)
+            spent += time.perf_counter() - started
+        iterations += done
+    return iterations / spent
+
+
 def measure_seven_four_search(seconds: float, seed: int) -> float:
     """The playouts a second of 7-4-1776's strongest level: its search's iterations,
     half the time from the start, half from the mid-game position."""
@@ -160,6 +208,39 @@ def measure_seven_four_search(seconds: float, seed: int) -> float:
             spent += time.perf_counter() - started
         iterations += done
     return iterations / spent
+
+
+def parking_lot_playout(rng: random.Random) -> ParkingLotPosition:
+    """Play one random game of Parking Lot to its end and return the final position."""
+    pos = ParkingLotPosition.start()
+    while not pos.is_over:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def measure_parking_lot(seconds: float, seed: int) -> float:
+    """Parking Lot's random games a second through the public API (sixteen turns each)."""
+    rng = random.Random(seed)
+    games = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        parking_lot_playout(rng)
+        games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - started)
+
+
+def measure_parking_lot_search(seconds: float, seed: int) -> float:
+    """Parking Lot's search playouts a second from the start, as its strongest level
+    searches (one playout an iteration of the tree)."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    _, iterations = parking_lot_search.search_tree(
+        ParkingLotPosition.start(), rng, deadline=started + seconds
+    )
+    return iterations / (time.perf_counter() - started)
 
 
 def measure_moai(board: str, seconds: float, seed: int) -> tuple[float, float]:
@@ -256,6 +337,26 @@ def main(argv: list[str] | None = None) -> None:
     rates = [measure_seven_four_search(args.seconds, args.seed + n) for n in range(args.rounds)]
     print(
         f"7-4-1776 search: {statistics.median(rates):,.0f} playouts a second "
+        "(the strongest level's iterations, each a cut-off playout; median)"
+    )
+    rates = [measure_parking_lot(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(
+        f"{'parking-lot':20} {max(rates):8,.1f} random games/s best, "
+        f"{statistics.median(rates):8,.1f} median "
+        f"({args.rounds}×{args.seconds:g}s, 16 turns a game)"
+    )
+    rates = [measure_parking_lot_search(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(f"Parking Lot search: {statistics.median(rates):,.0f} playouts a second (median)")
+    rounds = [measure_land_grab(args.seconds, args.seed + n) for n in range(args.rounds)]
+    rates = [rate for rate, _ in rounds]
+    print(
+        f"{'Land Grab':20} {max(rates):8,.0f} playouts/s best, "
+        f"{statistics.median(rates):8,.0f} median "
+        f"({args.rounds}×{args.seconds:g}s, {rounds[-1][1]:.1f} plies a game)"
+    )
+    rates = [measure_land_grab_search(args.seconds, args.seed + n) for n in range(args.rounds)]
+    print(
+        f"Land Grab search: {statistics.median(rates):,.0f} playouts a second "
         "(the strongest level's iterations, each a cut-off playout; median)"
     )
     for board in ("square", "hex"):

@@ -19,6 +19,7 @@ that forces no move and rates every game alike leaves ``settle`` and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -217,8 +218,10 @@ class GameKind:
     # move is then played on the position replayed from the record, never on one read
     # from the cached text, which knows nothing of them.
     remembers: bool = False
-    # The line that ends a record (``final_line``), when it is not the score.
+    # The line that ends a record (``final_line``), when it is not the score, and how
+    # a record's reader knows that line (when it is not "Dark wins: …" or "Draw: …").
     score_line: Callable[[Any], str] | None = None
+    final_pattern: re.Pattern[str] | None = None
     # Moves as its notation writes them, for messages that show how ("E4", "T E4").
     example_moves: tuple[str, ...] = ()
     # What its pieces are called, one and many ("stone", "stones"), and the game in a

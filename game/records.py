@@ -259,7 +259,7 @@ def read_record(text: str, rules: Options | None = None, kind: GameKind = DEFAUL
             start = kind.from_text(tags["Position"], rules)
         except InvalidPositionError as error:
             raise RecordError(f"the Position tag: {error}") from None
-    body, said = _result_line(body)
+    body, said = _result_line(body, kind)
     body, score = _score_line(body)
     moves = _read_moves(kind, body, start)
     result = tags.get("Result", "*").strip().lower()
@@ -317,11 +317,13 @@ def _score_line(body: str) -> tuple[str, tuple[int, int] | None]:
     return f"{before}\n{flat[: found.start()]}", (int(found[1]), int(found[2]))
 
 
-def _result_line(body: str) -> tuple[str, str | None]:
-    """The moves without the result line at their end, and that line ("Draw: …")."""
+def _result_line(body: str, kind: GameKind) -> tuple[str, str | None]:
+    """The moves without the result line at their end, and that line ("Draw: …"; a
+    kind that writes its own reads it by its ``final_pattern``)."""
     before, _, last = body.rstrip().rpartition("\n")
     flat = " ".join(last.split())
-    if _RESULT_LINE.search(flat) is None:
+    pattern = kind.final_pattern
+    if _RESULT_LINE.search(flat) is None and (pattern is None or pattern.match(flat) is None):
         return body, None
     return before, flat
 

@@ -34,6 +34,9 @@ class Sides:
     first: str = "Dark"
     second: str = "Light"
     no_winner: str = "tie"
+    # Each seat's picture beside its name in the status bar, among the static files.
+    first_image: str = "img/dark-stone.svg"
+    second_image: str = "img/light-stone.svg"
 
     def seat(self, side: Color | str) -> Color:
         """The seat of ``side``, named by its seat (``"dark"``) or in the kind's own

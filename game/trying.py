@@ -104,7 +104,7 @@ def try_page(game: Game, ply: int, line: list[str], move: str, stone: str) -> Tr
             line = [*line, str(position_move(position, move))]
         except MoveError as error:
             refused = str(error)
-    outcome = position.outcome()
+    outcome = kind.outcome(position)
     history = position.history[len(position.history) - (position.ply - ply) :]
     chosen: list[str] = []
     steps = []

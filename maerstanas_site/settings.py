@@ -134,6 +134,8 @@ INSTALLED_APPS = [
     "game.maerstanas",
     "game.cyngesheall",
     "game.seven_four",
+    "game.parking_lot",
+    "game.land_grab",
     "game.moai",
     "game",
     "players",

@@ -63,9 +63,14 @@ __all__ = [
     "turns",
 ]
 
-# White places and moves first; nobody ever draws, but the site asks every kind for
-# the word.
-SIDES = Sides(first="White", second="Black", no_winner="draw")
+# White moves first; nobody ever draws, but the site asks every kind for the word.
+SIDES = Sides(
+    first="White",
+    second="Black",
+    no_winner="draw",
+    first_image="moai/white.svg",
+    second_image="moai/black.svg",
+)
 # The sides inside a sentence, white then black (the seats dark then light).
 WORDS = ("white", "black")
 

@@ -73,7 +73,13 @@ __all__ = [
 ]
 
 # Blue moves first; nobody ever draws, but the site asks every kind for the word.
-SIDES = Sides(first="Blue", second="Red", no_winner="draw")
+SIDES = Sides(
+    first="Blue",
+    second="Red",
+    no_winner="draw",
+    first_image="seven-four/blue-stone.svg",
+    second_image="seven-four/red-stone.svg",
+)
 # The sides inside a sentence, blue then red (the seats dark then light).
 WORDS = ("blue", "red")
 

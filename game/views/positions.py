@@ -69,7 +69,7 @@ def position_page(request: HttpRequest) -> HttpResponse:
         "query": urlencode({**_game(kind), "text": text, **rules.to_query()}),
     }
     if found is not None:
-        outcome = found.outcome()
+        outcome = kind.outcome(found)
         context["status"] = kind.drawing.describe(found, outcome, frozenset(), sides=kind.sides)
         context["valid"] = True
     ok = found is not None and not refusal

@@ -12,9 +12,11 @@ from django.test.utils import CaptureQueriesContext
 from game import managers, play
 from game.cyngesheall import ENDS as CYNGESHEALL_ENDS
 from game.engine import Position, Rules
+from game.land_grab import ENDS as LAND_GRAB_ENDS
 from game.maerstanas.engine import ENDS
 from game.moai import ENDS as MOAI_ENDS
 from game.models import Game, Move, Seat, status_choices
+from game.parking_lot import ENDS as PARKING_LOT_ENDS
 from game.seven_four import ENDS as SEVEN_FOUR_ENDS
 from game.tokens import new_seat_token
 
@@ -185,8 +187,10 @@ def test_a_game_may_be_in_play_or_end_in_any_way_its_kind_knows():
         "resigned": "Resigned",
         "timeout": "Out of time",
         "aborted": "Aborted",
+        **LAND_GRAB_ENDS,  # its repetition keeps Cyngesheall's word, the kind before it
         **CYNGESHEALL_ENDS,
         **SEVEN_FOUR_ENDS,
+        **PARKING_LOT_ENDS,
         **MOAI_ENDS,
         **ENDS,  # an end both games know keeps Mǽrstánas's words
     }

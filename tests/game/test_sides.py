@@ -194,8 +194,8 @@ def test_a_records_last_line_is_read_whatever_the_kind_calls_its_sides():
         "Blue 4+4, Red 4+3+1 — Blue wins: next largest group",
         "Draw: equal groups",
     ):
-        assert records._result_line(f"{body}\n{line}\n") == (body, line)
-    assert records._result_line(f"{body}\n3. F4\n") == (f"{body}\n3. F4\n", None)
+        assert records._result_line(f"{body}\n{line}\n", MAERSTANAS) == (body, line)
+    assert records._result_line(f"{body}\n3. F4\n", MAERSTANAS) == (f"{body}\n3. F4\n", None)
 
 
 @pytest.mark.django_db

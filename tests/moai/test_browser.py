@@ -74,9 +74,8 @@ def test_placements_and_a_turn_by_clicking(site, new_page):
     assert page.get_attribute('[data-square="D1"]', "data-piece") == "counter"
     assert TURN in page.inner_text("#move-list")
     # The status bar's pieces are the white and the black Moai, as the board's are.
-    figure = "el => getComputedStyle(el).content"
-    assert "moai/white." in page.eval_on_selector(".score--dark img", figure)
-    assert "moai/black." in page.eval_on_selector(".score--light img", figure)
+    assert "moai/white." in page.get_attribute(".score--dark img", "src")
+    assert "moai/black." in page.get_attribute(".score--light img", "src")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "moai-turn.png", full_page=True)
 

@@ -63,9 +63,8 @@ def test_drops_and_a_slide_by_clicking_fill_the_squares_around(site, new_page):
     assert "sq--filled" in page.get_attribute('[data-square="D6"]', "class")
     assert "D4-E5" in page.inner_text("#move-list")
     # The status bar's stones are blue and red, as the board's are.
-    stone = "el => getComputedStyle(el).content"
-    assert "blue-stone" in page.eval_on_selector(".score--dark img", stone)
-    assert "red-stone" in page.eval_on_selector(".score--light img", stone)
+    assert "blue-stone" in page.get_attribute(".score--dark img", "src")
+    assert "red-stone" in page.get_attribute(".score--light img", "src")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "seven-four-slide.png", full_page=True)
 
