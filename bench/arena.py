@@ -251,8 +251,11 @@ def _rules_dict(rules: Options) -> dict[str, object]:
 def _rules(kind: GameKind, args: argparse.Namespace) -> Options:
     """The rules the command line asks for: Mǽrstánas's options are its flags
     (``--no-special-stones``, ``--scoring``, ``--wraparound``), a kind without them
-    refuses them. Raises ``ValueError`` saying which the game has not."""
-    asked = {}
+    refuses them; any game's option is ``--rule name=value`` too, as a form sends it
+    (``--rule board=hex``). Raises ``ValueError`` saying which the game has not, or
+    what a value it does not take."""
+    written = dict(item.partition("=")[::2] for item in args.rule)
+    asked: dict[str, object] = {}
     if args.no_special_stones:
         asked["special_stones"] = False
     if args.scoring != "standard":
@@ -260,10 +263,11 @@ def _rules(kind: GameKind, args: argparse.Namespace) -> Options:
     if args.wraparound:
         asked["wraparound"] = True
     known = {option.name for option in kind.rules.OPTIONS}
-    unknown = sorted(set(asked) - known)
+    unknown = sorted((set(asked) | set(written)) - known)
     if unknown:
         raise ValueError(f"{kind.title} has no rule option {', '.join(unknown)}")
-    return kind.rules(**asked)
+    read = kind.rules.from_mapping(written).to_mapping() if written else {}
+    return kind.rules(**{**read, **asked})
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -283,6 +287,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-special-stones", action="store_true")
     parser.add_argument("--scoring", default="standard")
     parser.add_argument("--wraparound", action="store_true")
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option of the game, as a form sends it (board=hex); again for another",
+    )
     parser.add_argument(
         "--json",
         "--ratings",

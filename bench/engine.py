@@ -26,6 +26,12 @@ Land Grab's follow, measured as 7-4-1776's: random games through its public API
 (``game.land_grab.Position``), then the strongest level's search
 (``game.land_grab.bots.search``): its iterations a second, each with one cut-off
 playout, from the start and from the rule book's mid-game position.
+
+Moai's follow, for each board: random games through its public API
+(``game.moai.Position``), then the strongest level's search (``game.moai.bots.search``):
+its iterations a second, each with one cut-off playout, half the time from the first
+turn of the rule book's mid-game record (both Moai placed), half from its mid-game
+position.
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ from game.land_grab import Position as LandGrabPosition
 from game.land_grab.bots import search as land_grab_search
 from game.land_grab.perft import MID_GAME as LAND_GRAB_MID_GAME
 from game.maerstanas.bots import search
+from game.moai import Position as MoaiPosition
+from game.moai import Rules as MoaiRules
+from game.moai.bots import search as moai_search
+from game.moai.perft import MID_GAMES as MOAI_MID_GAMES
 from game.parking_lot import Position as ParkingLotPosition
 from game.parking_lot.bots import search as parking_lot_search
 from game.seven_four import Position as SevenFourPosition
@@ -233,6 +243,45 @@ def measure_parking_lot_search(seconds: float, seed: int) -> float:
     return iterations / (time.perf_counter() - started)
 
 
+def measure_moai(board: str, seconds: float, seed: int) -> tuple[float, float]:
+    """Moai's random games a second on ``board`` through the public API, and their
+    mean plies."""
+    rng = random.Random(seed)
+    rules = MoaiRules(board)
+    games = plies = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        for _ in range(10):
+            pos = MoaiPosition.start(rules)
+            while not pos.is_over:
+                pos = pos.play(rng.choice(pos.legal_moves()))
+            plies += pos.ply
+        games += 10
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - started), plies / games
+
+
+def measure_moai_search(board: str, seconds: float, seed: int) -> float:
+    """The playouts a second of Moai's strongest level on ``board``: its search's
+    iterations, half the time from the first turn (both Moai placed), half from the
+    rule book's mid-game position."""
+    rng = random.Random(seed)
+    rules = MoaiRules(board)
+    record = MOAI_MID_GAMES[board].split()
+    iterations = 0
+    spent = 0.0
+    for moves in (record[:2], record):
+        position = MoaiPosition.replay(rules, moves)
+        with without_collector():
+            started = time.perf_counter()
+            _, done = moai_search.search_tree(position, rng, deadline=started + seconds / 2)
+            spent += time.perf_counter() - started
+        iterations += done
+    return iterations / spent
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print playouts per second for each rule set (best and median of the rounds)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -310,6 +359,21 @@ def main(argv: list[str] | None = None) -> None:
         f"Land Grab search: {statistics.median(rates):,.0f} playouts a second "
         "(the strongest level's iterations, each a cut-off playout; median)"
     )
+    for board in ("square", "hex"):
+        rounds = [measure_moai(board, args.seconds, args.seed + n) for n in range(args.rounds)]
+        rates = [rate for rate, _ in rounds]
+        print(
+            f"{'moai ' + board:20} {max(rates):8,.0f} playouts/s best, "
+            f"{statistics.median(rates):8,.0f} median "
+            f"({args.rounds}×{args.seconds:g}s, {rounds[-1][1]:.1f} plies a game)"
+        )
+        rates = [
+            measure_moai_search(board, args.seconds, args.seed + n) for n in range(args.rounds)
+        ]
+        print(
+            f"moai {board} search: {statistics.median(rates):,.0f} playouts a second "
+            "(the strongest level's iterations, each a cut-off playout; median)"
+        )
 
 
 if __name__ == "__main__":

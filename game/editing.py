@@ -9,7 +9,7 @@ own position text and knows what may stand where; it describes its pieces once
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from game.boards.base import Board
@@ -35,6 +35,11 @@ class EditCell:
     image: str
     url: str
     label: str
+    # Where the page's grid puts the cell when it is laid out in half cells (the
+    # hexagon): its row and first column, from 1; 0 when cells follow in reading order.
+    row: int = 0
+    column: int = 0
+    hole: bool = False  # a square cut away from the board, kept so the columns line up
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +87,9 @@ class Editor:
     refusal: str = ""
     noun: str = "stone"
     cycle: str = ""
+    # The board drawn, when a kind's options change it (Moai's hexagon); None: the
+    # kind's own (``GameKind.board``).
+    board: Board | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,10 +170,19 @@ class Pieces:
             cells.append(
                 EditCell(str(square), color, kind, image, url, f"{square}, {state}: {action}")
             )
+        board = self.board
         rows: dict[int, list[EditCell]] = {}
+        halves = board.grid_columns != board.width
         for index, cell in enumerate(cells):
-            rows.setdefault(self.board.place(index)[0], []).append(cell)
-        return tuple((row, tuple(found)) for row, found in rows.items())
+            row, column = board.place(index)
+            if halves:
+                cell = replace(cell, row=row, column=column)
+            rows.setdefault(row, []).append(cell)
+        # A square board's cut-away squares keep their places in its rows.
+        for hole in getattr(board, "holes", ()):
+            row, column = int(hole[1:]), board.columns.index(hole[0].upper())
+            rows.setdefault(row, []).insert(column, EditCell("", "", "", "", "", "", hole=True))
+        return tuple((row, tuple(rows[row])) for row in sorted(rows))
 
     def square(self, at: str) -> int:
         """The index of the square named ``at`` (any case, spaces around ignored), where

@@ -41,9 +41,15 @@ def mini_board(kind_name: str, rules: Options, text: str) -> MiniBoard:
         if hasattr(cell, "color"):  # not a row's number
             # A game with one kind of piece need not name it on each square.
             piece = getattr(cell, "kind", "") or kind.noun
-            squares.append(f"{cell.color}-{piece}" if cell.color else "")
             if cell.color:
+                squares.append(f"{cell.color}-{piece}")
                 pieces[cell.color] += 1
+            elif getattr(cell, "hole", False):
+                squares.append("hole")  # a square cut away, kept so the columns line up
+            elif getattr(cell, "kind", ""):
+                squares.append(f"neutral-{cell.kind}")  # nobody's piece (Moai's counters)
+            else:
+                squares.append("")
     dark, light = (
         f"{n} {kind.sides.word(side)} {kind.noun if n == 1 else kind.nouns}"
         for side, n in pieces.items()

@@ -93,11 +93,13 @@ class Layout(NamedTuple):
     board: Board
 
     def centre(self, square: int) -> tuple[int, int]:
-        """The pixel at the middle of ``square``."""
+        """The pixel at the middle of ``square``. A board laid out in half cells (the
+        hexagon, whose rows are shifted half a cell) steps half a cell a column."""
         row, column = self.board.place(square)
-        return self.left + (column - 1) * self.cell + self.cell // 2, self.top + (
-            row - 1
-        ) * self.cell + (self.cell // 2)
+        across = (column - 1) * self.cell * self.board.width // self.board.grid_columns
+        return self.left + across + self.cell // 2, self.top + (row - 1) * self.cell + (
+            self.cell // 2
+        )
 
     @property
     def right(self) -> int:
@@ -141,6 +143,9 @@ def draw_grid(draw: ImageDraw.ImageDraw, place: Layout) -> None:
     """The wooden board, its lines and its column letters and row numbers; a square
     cut away is left as the background."""
     cell, left, top, line, board = place.cell, place.left, place.top, place.line, place.board
+    if board.shape == "hex":
+        _draw_cells(draw, place)
+        return
     right, bottom = place.right, top + board.height * cell
     draw.rectangle((left, top, right, bottom), fill=BOARD, outline=BOARD_LINE)
     for index in range(board.width + 1):
@@ -155,6 +160,31 @@ def draw_grid(draw: ImageDraw.ImageDraw, place: Layout) -> None:
         draw.text((left + index * cell + cell // 2, top - cell // 5), letter, MUTED, font, "ms")
     for index, number in enumerate(board.rows):
         draw.text((left - cell // 5, top + index * cell + cell // 2), number, MUTED, font, "rm")
+
+
+def _draw_cells(draw: ImageDraw.ImageDraw, place: Layout) -> None:
+    """A board of separate cells (the hexagon): each cell a wooden hexagon, and each
+    row's number before its first cell."""
+    cell, line, board = place.cell, place.line, place.board
+    half = cell // 2
+    font = load_font(max(8, cell // 3))
+    first_of_row: dict[int, int] = {}
+    for square in board.cells:
+        x, y = place.centre(square)
+        corners = [
+            (x, y - half),
+            (x + half, y - half // 2),
+            (x + half, y + half // 2),
+            (x, y + half),
+            (x - half, y + half // 2),
+            (x - half, y - half // 2),
+        ]
+        draw.polygon(corners, fill=BOARD, outline=BOARD_LINE, width=line)
+        row = board.place(square)[0]
+        first_of_row.setdefault(row, square)
+    for row, square in first_of_row.items():
+        x, y = place.centre(square)
+        draw.text((x - half - cell // 5, y), board.rows[row - 1], MUTED, font, "rm")
 
 
 def frame(draw: ImageDraw.ImageDraw, place: Layout, square: int, width: int) -> None:

@@ -136,6 +136,7 @@ INSTALLED_APPS = [
     "game.seven_four",
     "game.parking_lot",
     "game.land_grab",
+    "game.moai",
     "game",
     "players",
     "notifications",

@@ -134,3 +134,18 @@ def test_rows_added_together_weigh_their_times_by_games():
     assert (both.wins, both.ties, both.losses) == (1, 2, 1)
     assert both.mean_seconds("a") == pytest.approx((0.1 * 1 + 0.3 * 3) / 4)
     assert both.mean_seconds("b") == pytest.approx(0.2)
+
+
+def test_any_games_option_is_asked_for_by_name(tmp_path, capsys):
+    path = tmp_path / "arena.json"
+    arena.main(
+        ["visitor:random", "--game", "moai", "--rule", "board=hex"]
+        + ["--games", "2", "--jobs", "1", "--json", str(path)]
+    )
+    assert json.loads(path.read_text())["rules"] == {"game": "moai", "board": "hex"}
+    with pytest.raises(SystemExit):
+        arena.main(["visitor:random", "--game", "moai", "--rule", "board=round"])
+    assert "'round' is not square or hex" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        arena.main(["visitor:random", "--game", "moai", "--rule", "colour=red"])
+    assert "Moai has no rule option colour" in capsys.readouterr().err

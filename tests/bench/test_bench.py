@@ -21,19 +21,24 @@ def test_the_search_figures_count_playouts_and_iterations():
 def test_the_benchmark_prints_both_figures_for_every_rule_set(capsys):
     engine.main(["--seconds", "0.02", "--rounds", "1", "--all"])
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 16
-    assert sum("playouts/s best" in line for line in lines) == 7
+    assert len(lines) == 20
+    assert sum("playouts/s best" in line for line in lines) == 9
     assert sum("MCTS iterations/s" in line for line in lines) == 5
     assert any(line.startswith("wraparound") and "guided" in line for line in lines)
     # Cyngesheall's beside Mǽrstánas's: its random games, then its search; then
-    # 7-4-1776's random games and its search, Parking Lot's, then Land Grab's.
-    assert [line.split()[0] for line in lines[-8:-6]] == ["cyngesheall", "cyngesheall"]
-    assert lines[-6].startswith("7-4-1776") and "playouts/s best" in lines[-6]
-    assert lines[-5].startswith("7-4-1776 search:") and "playouts a second" in lines[-5]
-    assert lines[-4].startswith("parking-lot") and "random games/s" in lines[-4]
-    assert lines[-3].startswith("Parking Lot search:") and "playouts a second" in lines[-3]
-    assert lines[-2].startswith("Land Grab") and "playouts/s best" in lines[-2]
-    assert lines[-1].startswith("Land Grab search:") and "playouts a second" in lines[-1]
+    # 7-4-1776's random games and its search, Parking Lot's, Land Grab's, then Moai's
+    # on each board.
+    assert [line.split()[0] for line in lines[-12:-10]] == ["cyngesheall", "cyngesheall"]
+    assert lines[-10].startswith("7-4-1776") and "playouts/s best" in lines[-10]
+    assert lines[-9].startswith("7-4-1776 search:") and "playouts a second" in lines[-9]
+    assert lines[-8].startswith("parking-lot") and "random games/s" in lines[-8]
+    assert lines[-7].startswith("Parking Lot search:") and "playouts a second" in lines[-7]
+    assert lines[-6].startswith("Land Grab") and "playouts/s best" in lines[-6]
+    assert lines[-5].startswith("Land Grab search:") and "playouts a second" in lines[-5]
+    assert lines[-4].startswith("moai square") and "playouts/s best" in lines[-4]
+    assert lines[-3].startswith("moai square search:") and "playouts a second" in lines[-3]
+    assert lines[-2].startswith("moai hex") and "playouts/s best" in lines[-2]
+    assert lines[-1].startswith("moai hex search:") and "playouts a second" in lines[-1]
 
 
 @pytest.mark.slow

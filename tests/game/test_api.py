@@ -107,7 +107,7 @@ def test_creating_a_game_against_the_computer(client, django_capture_on_commit_c
             {"game": "chess"},
             400,
             "'chess' is not a game here: "
-            "choose maerstanas or cyngesheall or seven-four or parking-lot or land-grab",
+            "choose maerstanas or cyngesheall or seven-four or parking-lot or land-grab or moai",
         ),
         ({"game": 3}, 400, "'game' must be a string"),
         ({"rules": []}, 400, "'rules' must be an object"),

@@ -31,6 +31,7 @@ def test_the_registry_names_each_kind_once_and_mærstánas_first():
         "seven-four",
         "parking-lot",
         "land-grab",
+        "moai",
     ]
     assert DEFAULT is KINDS["maerstanas"] and isinstance(DEFAULT, GameKind)
     assert find_kind("maerstanas") is DEFAULT
@@ -41,12 +42,13 @@ def test_the_registry_names_each_kind_once_and_mærstánas_first():
         ("seven-four", "7-4-1776"),
         ("parking-lot", "Parking Lot"),
         ("land-grab", "Land Grab"),
+        ("moai", "Moai"),
     ]
     for name in ("chess", "", "MAERSTANAS", None):
         with pytest.raises(
             KeyError,
             match="is not a game here: choose maerstanas or cyngesheall or seven-four or "
-            "parking-lot or land-grab",
+            "parking-lot or land-grab or moai",
         ):
             find_kind(name)
     assert kind_named("cyngesheall") is KINDS["cyngesheall"]
@@ -58,8 +60,8 @@ def test_a_name_that_is_no_game_is_told_every_kind_there_is(monkeypatch):
     with pytest.raises(KeyError) as refused:
         find_kind("chess")
     said = (
-        "'chess' is not a game here: "
-        "choose maerstanas or cyngesheall or seven-four or parking-lot or land-grab or other"
+        "'chess' is not a game here: choose maerstanas or cyngesheall or seven-four or "
+        "parking-lot or land-grab or moai or other"
     )
     assert refused.value.args[0] == said
 

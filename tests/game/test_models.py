@@ -14,6 +14,7 @@ from game.cyngesheall import ENDS as CYNGESHEALL_ENDS
 from game.engine import Position, Rules
 from game.land_grab import ENDS as LAND_GRAB_ENDS
 from game.maerstanas.engine import ENDS
+from game.moai import ENDS as MOAI_ENDS
 from game.models import Game, Move, Seat, status_choices
 from game.parking_lot import ENDS as PARKING_LOT_ENDS
 from game.seven_four import ENDS as SEVEN_FOUR_ENDS
@@ -190,6 +191,7 @@ def test_a_game_may_be_in_play_or_end_in_any_way_its_kind_knows():
         **CYNGESHEALL_ENDS,
         **SEVEN_FOUR_ENDS,
         **PARKING_LOT_ENDS,
+        **MOAI_ENDS,
         **ENDS,  # an end both games know keeps Mǽrstánas's words
     }
     assert "no-moves" in choices and "king-captured" in choices
