@@ -125,6 +125,7 @@ def test_the_home_page_checks_each_fields_starting_value(client):
             ("game", "maerstanas"),
             ("mode", "hotseat"),
             ("scoring", "standard"),
+            ("board", "square"),  # Moai's, among every game's rules
             ("color", "dark"),
             ("level", "cild"),
         ]
