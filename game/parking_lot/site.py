@@ -69,4 +69,6 @@ KIND = GameKind(
     arena="game/parking_lot/arena.json",
     sides=SIDES,
     credit="from a 2014 blog post, “New Game: Parking Lot”",
+    # The rule book's mid-game: cars of both colours parked, one block beginning.
+    showcase="......../.B.RRB../.B...B../....RR../......B./...B..B./...B..../RR...RR. b",
 )
