@@ -245,13 +245,18 @@ def search_move(
     rng: random.Random,
     search_tree: Callable[..., tuple[Node, Any]],
     pick: Callable[[Any], Any],
+    *,
+    listing: Callable[[Any], list[Any]] = moves_to_choose,
     **options: Any,
 ) -> tuple[Any, int]:
     """The move a game's search plays in ``position``, and the number of iterations
     run: the only move at once (no iteration), else the ``pick``ed child of the root
-    of ``search_tree(position, rng, **options)``, the game's own tree. Raises
-    ``ValueError`` on a finished game."""
-    moves = moves_to_choose(position)
+    of ``search_tree(position, rng, **options)``, the game's own tree. ``listing`` lists
+    the moves, in any order (a game's own unsorted list spares the sorting of
+    ``legal_moves``). Raises ``ValueError`` on a finished game."""
+    moves = listing(position)
+    if not moves:
+        raise ValueError("the game is over: there is no move to choose")
     if len(moves) == 1:
         return moves[0], 0
     root, iterations = search_tree(position, rng, **options)

@@ -23,7 +23,7 @@ from typing import Any
 from game.land_grab.bots.policy import PLAYOUT_PLIES, playout, winning_move
 from game.land_grab.engine import Position
 from game.land_grab.notation import Move
-from game.mcts import LOST, WON, Knowledge, Node, best_child, grow
+from game.mcts import LOST, WON, Knowledge, Node, best_child, grow, search_move
 
 __all__ = ["LOST", "WON", "Node", "best_child", "knowledge", "mcts", "search_tree", "tree_moves"]
 
@@ -141,13 +141,7 @@ def search_tree(
 
 def mcts(position: Position, rng: random.Random, **options: Any) -> tuple[Move, int]:
     """The move to play after ``playouts`` iterations or at ``deadline``, and the number
-    of iterations run: a proven win at once, else the most visited move not proven
-    lost. ``options`` are those of ``search_tree``. Raises ``ValueError`` on a finished
-    game."""
-    moves = position.moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
-    if len(moves) == 1:
-        return moves[0], 0
-    root, iterations = search_tree(position, rng, **options)
-    return best_child(root).move, iterations
+    of iterations run: the only move at once, else the most visited move not proven
+    lost (a proven win first). ``options`` are those of ``search_tree``. Raises
+    ``ValueError`` on a finished game."""
+    return search_move(position, rng, search_tree, best_child, listing=Position.moves, **options)
