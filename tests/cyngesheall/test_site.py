@@ -18,7 +18,7 @@ from game.models import Analysis, Game
 from game.registry import find_kind
 from lobby.models import Challenge
 from tests.support import games
-from tests.support.games import HTMX, created, post_move
+from tests.support.games import HTMX, created, page, post_move, square
 
 pytestmark = pytest.mark.django_db
 
@@ -26,19 +26,6 @@ pytestmark = pytest.mark.django_db
 def new_game(client: Client, **fields: str) -> Game:
     """A hot-seat game of Cyngesheall made through the form, unless ``fields`` say otherwise."""
     return created(client, **({"game": "cyngesheall", "mode": "hotseat"} | fields))
-
-
-def page(client: Client, game: Game, query: str = "") -> str:
-    response = client.get(f"/g/{game.public_id}/{query}")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def square(text: str, name: str) -> str:
-    """The markup of one square of a page's board."""
-    found = re.search(rf'<div class="sq[^"]*" data-square="{name}".*?</div>', text, re.S)
-    assert found, name
-    return found[0]
 
 
 # Starting a game -----------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import json
 import random
-import re
 
 import pytest
 from bs4 import BeautifulSoup
@@ -25,7 +24,7 @@ from kit import audience, live, streams
 from kit.audience import Audience
 from lobby.models import Challenge
 from tests.support import games
-from tests.support.games import HTMX, created, match, post_move
+from tests.support.games import HTMX, created, match, page, post_move, square
 
 pytestmark = pytest.mark.django_db
 
@@ -44,25 +43,9 @@ def new_game(client: Client, **fields: str) -> Game:
     return created(client, **({"game": "land-grab", "mode": "hotseat"} | fields))
 
 
-def page(client: Client, game: Game, query: str = "") -> str:
-    response = client.get(f"/g/{game.public_id}/{query}")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def square(text: str, name: str) -> str:
-    """The markup of one square of a page's board."""
-    found = re.search(rf'<div class="sq[^"]*" data-square="{name}".*?</div>', text, re.S)
-    assert found, name
-    return found[0]
-
-
 def from_position(client: Client, text: str) -> Game:
     """A hot-seat game set up from position text, both seats held by ``client``."""
-    game, tokens = play.create_game("hotseat", Rules(), start=Position.from_text(text))
-    for color, token in tokens.items():
-        assert client.post(f"/g/{game.public_id}/seat/{color}/{token}/").status_code == 303
-    return game
+    return games.from_position(client, Position.from_text(text))
 
 
 # Starting a game ------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import json
 import random
-import re
 
 import pytest
 from bs4 import BeautifulSoup
@@ -23,7 +22,7 @@ from kit import audience, live, streams
 from kit.audience import Audience
 from lobby.models import Challenge
 from tests.support import games
-from tests.support.games import HTMX, created, match, post_move
+from tests.support.games import HTMX, created, match, page, post_move, square
 
 pytestmark = pytest.mark.django_db
 
@@ -38,26 +37,9 @@ def new_game(client: Client, **fields: str) -> Game:
     return created(client, **({"game": "moai", "mode": "hotseat", "board": "square"} | fields))
 
 
-def page(client: Client, game: Game, query: str = "") -> str:
-    response = client.get(f"/g/{game.public_id}/{query}")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def square(text: str, name: str) -> str:
-    """The markup of one square of a page's board."""
-    found = re.search(rf'<div class="sq[^"]*" data-square="{name}".*?</div>', text, re.S)
-    assert found, name
-    return found[0]
-
-
 def from_position(client: Client, text: str, rules: Rules | None = None) -> Game:
     """A hot-seat game set up from position text, both seats held by ``client``."""
-    rules = rules or Rules()
-    game, tokens = play.create_game("hotseat", rules, start=Position.from_text(text, rules))
-    for color, token in tokens.items():
-        assert client.post(f"/g/{game.public_id}/seat/{color}/{token}/").status_code == 303
-    return game
+    return games.from_position(client, Position.from_text(text, rules or Rules()))
 
 
 # Starting a game ------------------------------------------------------------------------------

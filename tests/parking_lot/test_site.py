@@ -6,7 +6,6 @@ pictures. The engine's own tests are tests/parking_lot/test_engine.py and its ne
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 from django.test import Client
@@ -17,7 +16,7 @@ from game.parking_lot import Position, Rules
 from game.registry import find_kind
 from lobby.models import Challenge
 from tests.support import games
-from tests.support.games import created, post_move
+from tests.support.games import created, page, post_move, square
 
 pytestmark = pytest.mark.django_db
 
@@ -27,19 +26,6 @@ KIND = find_kind("parking-lot")
 def new_game(client: Client) -> Game:
     """A hot-seat game of Parking Lot made through the home form."""
     return created(client, game="parking-lot", mode="hotseat")
-
-
-def page(client: Client, game: Game, query: str = "") -> str:
-    response = client.get(f"/g/{game.public_id}/{query}")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def square(text: str, name: str) -> str:
-    """The markup of one square of a page's board."""
-    found = re.search(rf'<div class="sq[^"]*" data-square="{name}".*?</div>', text, re.S)
-    assert found, name
-    return found[0]
 
 
 def a_random_game(seed: int) -> list[str]:

@@ -8,7 +8,9 @@ view itself posts its own requests.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from typing import Any
 
 from django.test import Client
 
@@ -102,4 +104,27 @@ def played(client: Client, moves: Iterable[str], **fields: str) -> Game:
     for move in moves:
         assert post_move(client, game, move).status_code == 303, move
     game.refresh_from_db()
+    return game
+
+
+def page(client: Client, game: Game, query: str = "") -> str:
+    """The game's page as ``client`` sees it (``query`` such as ``?from=B6``)."""
+    response = client.get(f"/g/{game.public_id}/{query}")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def square(text: str, name: str) -> str:
+    """The markup of one square of a page's board."""
+    found = re.search(rf'<div class="sq[^"]*" data-square="{name}".*?</div>', text, re.S)
+    assert found, name
+    return found[0]
+
+
+def from_position(client: Client, start: Any) -> Game:
+    """A hot-seat game of any kind set up from the position ``start`` (its rules are
+    the game's), both seats held by ``client``."""
+    game, tokens = play.create_game("hotseat", start.rules, start=start)
+    for color, token in tokens.items():
+        assert client.post(f"/g/{game.public_id}/seat/{color}/{token}/").status_code == 303
     return game
