@@ -67,12 +67,16 @@ class Knowledge:
     - ``prove(position)``: optional, ``WON`` or ``LOST`` when the position is known
       (the game over, or a win at once for the side to move) for the side that
       moved into it, else 0.
+    - ``play(position, move)``: optional, the position after a move ``moves``
+      listed, unchecked (an engine's own ``_after``), where checking it again would
+      cost; left out, ``position.play(move)``.
     """
 
     moves: Callable[[Any], list[tuple[float, Any]]]
     playout: Callable[[Any, random.Random], float]
     dark_moved: Callable[[Any], bool]
     prove: Callable[[Any], int] | None = None
+    play: Callable[[Any, Any], Any] | None = None
 
 
 class Node:
@@ -149,9 +153,10 @@ def grow(
         knowledge.dark_moved,
         knowledge.prove,
     )
+    play = knowledge.play or (lambda position, move: position.play(move))
 
     def make(parent: Node, move: Any, prior: float) -> Node:
-        after = parent.position.play(move)
+        after = play(parent.position, move)
         node = Node(after, move, prior)
         node.dark = dark_moved(after)
         if prove is not None:

@@ -153,6 +153,25 @@ def test_a_timed_search_looks_at_the_clock_every_sixteen_iterations():
     assert iterations == 17  # the clock read after the first (0, early) and the 17th
 
 
+def test_a_knowledge_that_plays_its_own_moves_makes_the_nodes_with_it():
+    played = []
+
+    def play(pile: Pile, take: int) -> Pile:
+        played.append((pile.stones, take))
+        return pile.play(take)
+
+    own = Knowledge(_moves, _playout, KNOWLEDGE.dark_moved, play=play)
+    root, iterations = grow(
+        Pile(9), random.Random(1), own, playouts=50, exploration=0.7, bias=0.0, widening=None
+    )
+    assert played and len(played) == _count(root) - 1  # every node but the root
+    assert _count(root) == _count(_grow(9, playouts=50)[0])  # the same tree as play's
+
+
+def _count(node: Node) -> int:
+    return 1 + sum(_count(child) for child in node.children)
+
+
 def test_the_same_seed_grows_the_same_tree():
     def grown(seed):
         root, _ = _grow(30, seed, playouts=400, bias=0.5, widening=1.0)

@@ -1,9 +1,12 @@
 """The Parking Lot computer players (game/parking_lot/bots/): every level plays legal
-turns quickly, the levels above the lowest find the turn that wins, seeds repeat
-choices, the commuter beats the learner, and the playouts' turns follow the rules."""
+turns quickly, the levels that look at the turn find the turn that wins, seeds repeat
+choices, the commuter beats the learner, the last two turns are solved as the rules
+judge them, the evaluation counts liberties, and the playouts' turns follow the
+rules."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -21,6 +24,7 @@ from game.parking_lot.bots import (
     reference,
     search,
 )
+from game.parking_lot.engine import groups as groups_of
 
 MID_GAME = "D4 | E4 | B2 | B1 | F2 D4-D6 | A8 | G5 | F8 B1-D2"
 
@@ -58,7 +62,7 @@ def test_the_ladder_names_four_levels_weakest_first() -> None:
     assert len(LEVELS) >= 4
     assert STRONGEST is LEVELS[-1] and level("attendant") is STRONGEST
     assert len(set(LEVEL_IDS)) == len(LEVEL_IDS)
-    assert [each.kind for each in LEVELS] == ["random", "greedy", "search", "search"]
+    assert [each.kind for each in LEVELS] == ["random", "joiner", "greedy", "search"]
     for each in LEVELS:
         assert each.name and each.description and each.seconds > 0
     with pytest.raises(KeyError, match="not a level"):
@@ -83,8 +87,8 @@ def test_a_finished_game_has_no_turn_to_choose() -> None:
         analyse(over, 0.05)
 
 
-@pytest.mark.parametrize("level_id", ["commuter", "valet", "attendant"])
-def test_the_levels_above_the_lowest_find_the_winning_turn(level_id: str) -> None:
+@pytest.mark.parametrize("level_id", ["valet", "attendant"])
+def test_the_levels_that_weigh_their_turn_find_the_winning_turn(level_id: str) -> None:
     pos = Position.from_text(LAST_TURN)
     for seed in range(3):
         move = choose_move(pos, level_id, seconds=0.2, seed=seed)
@@ -110,6 +114,93 @@ def test_the_commuter_beats_the_learner() -> None:
         winner = pos.outcome().winner
         points += 1.0 if winner is (Color.DARK, Color.LIGHT)[commuter] else 0.5 * (winner is None)
     assert points >= 3.5
+
+
+def test_the_commuter_parks_against_its_own_cars_most_of_the_time() -> None:
+    pos = Position.replay(MID_GAME)
+    joins = {anchor for anchor in pos.placements() if _joins(pos, anchor)}
+    assert joins
+    chosen = [choose_move(pos, "commuter", seed=seed) for seed in range(200)]
+    share = sum(move.place in joins for move in chosen) / len(chosen)
+    assert 0.6 < share < 0.95
+    assert all(pos.is_legal(move) for move in chosen)
+
+
+def _joins(pos: Position, anchor: int) -> bool:
+    """Whether a piece of the side to move on ``anchor`` makes its largest group larger."""
+    before, after = pos.score(), pos.play(Move(anchor)).score()
+    side = "blue" if pos._turn == 0 else "red"
+    return max(getattr(after, side).sizes) > max(getattr(before, side).sizes, default=0)
+
+
+def _last_turns(seed: int, placed: int) -> Position:
+    """A random game's position after ``placed`` pieces went down."""
+    rng = random.Random(seed)
+    pos = Position.start()
+    while pos.ply < placed:
+        pos = pos.play(pos.random_move(rng))
+    return pos
+
+
+def _blue_points(pos: Position) -> float:
+    winner = pos.outcome().winner
+    return 0.5 if winner is None else 1.0 if winner is Color.DARK else 0.0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_last_turn_is_solved_as_the_rules_judge_it(seed: int) -> None:
+    pos = _last_turns(seed, 15)
+    best = max(1.0 - _blue_points(pos.play(move)) for move in pos.legal_moves())
+    assert 1.0 - _blue_points(pos.play(search.endgame(pos))) == best
+    assert search.mcts(pos, random.Random(seed), playouts=10)[1] == 0  # no search
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_blues_last_turn_is_solved_against_every_reply(seed: int) -> None:
+    pos = _last_turns(100 + seed, 14)
+
+    def after_replies(after: Position) -> float:
+        return min(_blue_points(after.play(reply)) for reply in after.legal_moves())
+
+    values = {str(move): after_replies(pos.play(move)) for move in pos.legal_moves()}
+    assert values[str(search.endgame(pos))] == max(values.values())
+    assert search.endgame(_last_turns(seed, 13)) is None  # earlier turns are searched
+
+
+# Blue to move. Red's block of three in the top-left corner has no room left beside
+# it: blue's block of five walls it in. Red's other two cars lie on row 8.
+WALLED_IN = (
+    "/".join(
+        [
+            "RRRRB...",
+            "RRBBB...",
+            "BBBB....",
+            "BB......",
+            "........",
+            "........",
+            "........",
+            "RRRR....",
+        ]
+    )
+    + " b"
+)
+
+
+def test_a_block_with_no_room_left_beside_it_is_in_danger() -> None:
+    pos = Position.from_text(WALLED_IN)
+    blue, red = pos._pieces
+    blue_squares, red_squares = blue | blue << 1, red | red << 8
+    empty = ~(blue_squares | red_squares) & ((1 << 64) - 1)
+    block = next(iter(sorted(groups_of(red_squares), key=int.bit_count, reverse=True)))
+    assert block.bit_count() == 6 and policy.liberties(block, empty, 1) == 0
+    assert policy.liberties(blue_squares, empty, 0) > 5
+    # Blue leads by two pieces and a third of red's second group; the walled-in
+    # block counts for more than that lead alone.
+    lead_alone = 1.0 / (1.0 + math.exp(-policy.SHARPNESS * (2 - 2 / 3)))
+    assert policy.evaluate(blue, red) > lead_alone + 0.05
+    # The valet's one-ply value counts the lead alone; the search's prior, the room too.
+    move = pos.legal_moves()[0]
+    assert policy.move_prior(pos, move) > policy.move_value(pos, move) + 1
 
 
 def test_analysis_sees_the_last_turn_won() -> None:

@@ -2,7 +2,7 @@
 
 - ``random``: any legal turn, uniformly (as the rule book's random games choose).
 - ``greedy``: one ply deep: the turn that leaves the best groups for the mover
-  (the commuter's choice, ``levels.greedy``).
+  (the valet's choice, ``levels.greedy``).
 - ``uct``: plain UCT, every legal turn at every node, uniformly random playouts to
   the end of the game, no evaluation, no prior, for a given time.
 """
