@@ -157,8 +157,11 @@ def _stop(signum: int, frame: object) -> None:
 
 
 def _leave_interrupts_to_the_arena() -> None:
-    """A worker ignores Ctrl-C: the arena stops the run and keeps what was played."""
+    """A worker ignores Ctrl-C and SIGTERM, which reach the whole process group (a
+    terminal's Ctrl-C, ``timeout``, ``kill -- -group``): the arena stops the run, the
+    games under way finish, and what was played is kept."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def run(
@@ -231,15 +234,20 @@ def run(
 def ratings(rows: list[Row], game: str = DEFAULT.name) -> dict[str, int]:
     """The levels' Elo, chained along the ladder from ``random`` at 0."""
     by_pairing = {row.pairing: row for row in rows}
-    ids = _players(game).level_ids
+    levels = _players(game).levels
     found: dict[str, int] = {}
     rating = 0.0
-    for lower, upper in pairwise(("random", *ids)):
-        row = by_pairing.get(f"{upper}:{lower}")
+    for below, level in pairwise((None, *levels)):
+        lower = "random" if below is None else below.id
+        row = by_pairing.get(f"{level.id}:{lower}")
+        if row is None and level.playouts is None:
+            # A timed level at its own time a move is the level: "ariki@1:elder" is
+            # "ariki:elder" (a level counted in playouts is not its time).
+            row = by_pairing.get(f"{level.id}@{level.seconds:g}:{lower}")
         if row is None:
             break
         rating += row.elo()[0]
-        found[upper] = round(rating)
+        found[level.id] = round(rating)
     return found
 
 

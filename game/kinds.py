@@ -239,6 +239,10 @@ class GameKind:
     # ratings its About page shows; left out, "game/<name>/arena.json" (a game never
     # measured has no file there, and its page says so).
     arena: str = ""
+    # A game whose boards are rated apart measures its ladder on each: the heading of
+    # each board's Elo column on its About page and its arena's file ("Elo, hex",
+    # "game/moai/arena-hex.json"); left out, one column from ``arena``.
+    board_arenas: tuple[tuple[str, str], ...] = ()
     # What its rule book calls its sides (the ``dark`` seat moves first, whatever its
     # name) and a game nobody won (``game.sides``).
     sides: Sides = DARK_AND_LIGHT

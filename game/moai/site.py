@@ -64,6 +64,11 @@ KIND = GameKind(
         rules_template="moai/_rules.html",
     ),
     rules_doc="MOAI.md",
+    # Each board is rated apart, and its ladder measured apart.
+    board_arenas=(
+        ("Elo, square", "game/moai/arena.json"),
+        ("Elo, hex", "game/moai/arena-hex.json"),
+    ),
     rating_family=rating_family,
     score_line=score_line,
     example_moves=("D4", "D8:D4-D6"),

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from django.conf import settings
 
-from game.kinds import GameKind, Level
+from game.kinds import GameKind
 
 
 @lru_cache(maxsize=16)
@@ -21,12 +21,15 @@ def arena_ratings(arena: str) -> dict[str, int]:
     return json.loads(path.read_text(encoding="utf-8"))["ratings"]
 
 
-def ladder(kind: GameKind) -> list[tuple[int, Level, int | None]]:
-    """The rows of ``kind``'s ladder on its About page (templates/game/_ladder.html):
-    each level's number, weakest first, the level, and its Elo in the arena (None where
-    it was not measured)."""
-    ratings = arena_ratings(kind.arena)
-    return [
-        (number, level, ratings.get(level.id))
+def ladder(kind: GameKind) -> dict[str, list]:
+    """``kind``'s ladder on its About page (templates/game/_ladder.html): the headings
+    of its Elo columns (one per arena: Moai's square board and hex board), and each
+    level's row, weakest first: its number, the level, and its Elo in each arena (None
+    where it was not measured)."""
+    arenas = kind.board_arenas or (("Elo", kind.arena),)
+    ratings = [arena_ratings(path) for _, path in arenas]
+    rows = [
+        (number, level, [measured.get(level.id) for measured in ratings])
         for number, level in enumerate(kind.players.levels, start=1)
     ]
+    return {"columns": [heading for heading, _ in arenas], "rows": rows}

@@ -47,13 +47,14 @@ def position_page(request: HttpRequest) -> HttpResponse:
     palette's choice (``paint``) is put on ``square`` first, or refused, saying why."""
     kind = kind_named(request.GET.get("game"))
     page = reverse("position")
-    empty = kind.start(kind.rules()).to_text()
-    text = request.GET.get("text", "").strip()[:MAX_TEXT] or empty
-    paint = request.GET.get("paint", "")[:MAX_WORD]
     try:
         rules = kind.rules.from_mapping(request.GET)
     except OptionError as error:
         return render(request, "error.html", {"message": str(error)}, status=400)
+    # The start of these rules' board: Moai's hex board is not its square one.
+    empty = kind.start(rules).to_text()
+    text = request.GET.get("text", "").strip()[:MAX_TEXT] or empty
+    paint = request.GET.get("paint", "")[:MAX_WORD]
     editor = kind.drawing.editor(
         text, rules, page, paint=paint, at=request.GET.get("square", "")[:MAX_WORD]
     )

@@ -95,7 +95,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 def about(request: HttpRequest) -> HttpResponse:
     """The site's first game's About page: its rules, as its author's page tells them,
     and our decisions."""
-    context = {"kind": DEFAULT, "levels": ladder(DEFAULT)}
+    context = {"kind": DEFAULT, "ladder": ladder(DEFAULT)}
     return render(request, f"{DEFAULT.name}/about.html", context)
 
 
@@ -108,7 +108,7 @@ def about_kind(request: HttpRequest, name: str) -> HttpResponse:
         raise Http404("there is no such game") from None
     if kind is DEFAULT:
         return redirect("about")
-    return render(request, f"{kind.name}/about.html", {"kind": kind, "levels": ladder(kind)})
+    return render(request, f"{kind.name}/about.html", {"kind": kind, "ladder": ladder(kind)})
 
 
 # The project's own documents, served as the text they are: the About page links them.

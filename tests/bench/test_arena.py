@@ -5,12 +5,18 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
+import time
 
 import pytest
+from django.conf import settings
 
 from bench import arena
+from bench.standings import Row
 from game.engine import Rules
+from game.moai.bots import LEVELS
 
 
 def test_an_even_score_is_no_elo_difference_with_a_symmetric_interval():
@@ -125,6 +131,43 @@ def test_an_interrupted_run_keeps_the_games_played_and_more_plays_on(tmp_path, c
     # The games played were the pairing's first ones: more games are numbered on.
     arena.main(["wita@0.02:random", "--games", "1", "--jobs", "1", "--json", str(path), "--more"])
     assert json.loads(path.read_text())["rows"][0]["games"] == row["games"] + 1
+
+
+def test_a_sigterm_to_the_whole_group_lets_the_games_under_way_finish(tmp_path):
+    # As ``timeout`` or ``kill -- -group`` send it: to the arena and its workers alike.
+    path = tmp_path / "arena.json"
+    command = [sys.executable, "-m", "bench.arena", "wita@0.05:random", "--games", "200"]
+    arena_run = subprocess.Popen(
+        [*command, "--jobs", "2", "--json", str(path)],
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while "games" not in (arena_run.stderr.read(40) or "") and time.monotonic() < deadline:
+        pass  # the first games are played: the workers are at work
+    os.killpg(arena_run.pid, signal.SIGTERM)
+    out, err = arena_run.communicate(timeout=60)
+    assert arena_run.returncode == 0, err
+    assert "stopping: the games under way finish" in err and "Traceback" not in err
+    row = json.loads(path.read_text())["rows"][0]
+    assert 0 < row["games"] < 200 and f"stopped after {row['games']} of 200 games" in out
+
+
+def test_a_timed_level_at_its_own_time_rates_as_the_level():
+    rows = [Row("visitor:random", 6, 0, 4), Row("carver:visitor", 8, 0, 2)]
+    rows += [Row("elder:carver", 9, 0, 1), Row("ariki@1:elder", 7, 0, 3)]
+    found = arena.ratings(rows, "moai")
+    assert LEVELS[-1].seconds == 1.0 and LEVELS[-1].playouts is None
+    assert list(found) == ["visitor", "carver", "elder", "ariki"]
+    assert abs(found["ariki"] - found["elder"] - Row("a:b", 7, 0, 3).elo()[0]) <= 1
+    # At another time it is not the level; nor is a level counted in playouts at its time.
+    assert "ariki" not in arena.ratings([*rows[:3], Row("ariki@0.1:elder", 7, 0, 3)], "moai")
+    assert LEVELS[-2].playouts is not None
+    swapped = [rows[0], rows[1], Row(f"elder@{LEVELS[-2].seconds:g}:carver", 9, 0, 1)]
+    assert "elder" not in arena.ratings(swapped, "moai")
 
 
 def test_rows_added_together_weigh_their_times_by_games():

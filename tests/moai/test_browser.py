@@ -15,6 +15,7 @@ from tests.game.test_browser import (
     REFRESH_TIMEOUT_MS,
     api,
     game_id_of,
+    reload,
     site,
     start_game,
 )
@@ -124,10 +125,24 @@ def test_tap_tap_on_a_phone_with_the_whole_hex_board_in_sight(site, new_page):
     f6 = page.locator('[data-square="F6"]').bounding_box()
     f7 = page.locator('[data-square="F7"]').bounding_box()
     assert f7["y"] > f6["y"] and f7["x"] > f6["x"] + f6["width"] / 4
+    # The slanting columns have no edge to letter: each empty cell shows its name.
+    assert _shown_name(page, "F6") == '"F6"' and _shown_name(page, "A11") == '"A11"'
     for move in ["F6", "K1", "F1:F6-G4"]:
         play_move(page, move, tap=True)
     assert api(site, game_id_of(page))["record"] == ["F6", "K1", "F1:F6-G4"]
+    assert _shown_name(page, "G4") == "none"  # a Moai stands there
+    assert _shown_name(page, "F1") != '"F1"'  # a counter (drawn by its own ::after)
+    assert _shown_name(page, "F6") == '"F6"'  # left again
     page.screenshot(path=ARTIFACTS / "moai-hex-phone.png", full_page=True)
+
+
+def _shown_name(page, square: str) -> str:
+    """A cell's ``::after`` content: its name (``"F6"``) where it is empty."""
+    return page.evaluate(
+        "name => getComputedStyle(document.querySelector(`[data-square='${name}']`),"
+        " '::after').content",
+        square,
+    )
 
 
 def test_a_friend_game_without_javascript(site, new_page):
@@ -142,7 +157,7 @@ def test_a_friend_game_without_javascript(site, new_page):
     friend.wait_for_selector('[data-square="D4"][data-side]', timeout=REFRESH_TIMEOUT_MS)
     friend.click('[data-square="G7"] button')
     friend.wait_for_selector('[data-square="G7"][data-side="black"]')
-    creator.reload()
+    reload(creator)
     creator.click('[data-square="D1"] a')
     creator.wait_for_url(re.compile(r"\?counter=D1$"))
     creator.click('[data-square="C2"] button')

@@ -17,6 +17,7 @@ from django.test import Client
 from game import computer, play, records
 from game.moai import Position, Rules
 from game.models import Analysis, Game
+from game.pages.about import arena_ratings
 from game.registry import find_kind
 from kit import audience, live, streams
 from kit.audience import Audience
@@ -243,6 +244,17 @@ def test_the_about_page_credits_the_blog_post_and_links_the_rule_book(client):
     assert rules.status_code == 200 and "moai-stuck" in rules.content.decode()
 
 
+def test_the_about_page_rates_each_level_on_each_board_apart(client):
+    text = client.get("/about/moai/").content.decode()
+    head = text.split('<table class="levels">', 1)[1].split("</thead>", 1)[0]
+    assert '<th scope="col">Elo, square</th><th scope="col">Elo, hex</th>' in head
+    square, hexagonal = (arena_ratings(path) for _, path in find_kind("moai").board_arenas)
+    for level in find_kind("moai").players.levels:
+        row = text.split(f'<tr data-level="{level.id}">', 1)[1].split("</tr>", 1)[0]
+        cells = [str(board.get(level.id, "not measured")) for board in (square, hexagonal)]
+        assert "".join(f"<td>{cell}</td>" for cell in cells) in row, level.id
+
+
 def test_the_computer_answers_a_move_at_every_level():
     kind = find_kind("moai")
     for level in kind.players.levels:
@@ -386,6 +398,15 @@ def test_the_hex_board_places_each_cell_on_the_pages_grid(client):
     assert 'data-hex-row="11" data-hex-column="6"' in square(text, "A11")
     # The other places of its rhombus of letters and rows are kept, hidden.
     assert text.count("sq--hole") == 121 - 91
+
+
+@pytest.mark.parametrize("board", ["square", "hex"])
+def test_the_position_page_starts_from_its_boards_empty_start(client, board):
+    answer = client.get("/p/", {"game": "moai", "board": board})
+    assert answer.status_code == 200
+    text = html.unescape(answer.content.decode())
+    assert f'value="{Position.start(Rules(board)).to_text()}"' in text
+    assert "needs" not in text  # no refusal of a text the page chose itself
 
 
 def test_the_position_page_sets_up_a_hex_position_and_the_api_refuses_another_board(client):
