@@ -15,6 +15,7 @@ from tests.game.test_browser import (
     REFRESH_TIMEOUT_MS,
     api,
     game_id_of,
+    reload,
     site,
     start_game,
 )
@@ -157,13 +158,13 @@ def test_a_friend_game_without_javascript(site, new_page):
     friend.wait_for_selector('[data-square="D4"][data-side]', timeout=REFRESH_TIMEOUT_MS)
     friend.click('[data-square="C4"] button')
     friend.wait_for_selector('[data-square="C4"][data-side="white"]')
-    creator.reload()
+    reload(creator)
     creator.click('[data-square="F2"] button')
     creator.wait_for_selector('[data-square="F2"][data-side="black"]')
-    friend.reload()
+    reload(friend)
     friend.click('[data-square="D3"] button')
     friend.wait_for_selector('[data-square="D3"][data-side="white"]')
-    creator.reload()
+    reload(creator)
     creator.click('[data-square="D4"] a')
     creator.wait_for_url(re.compile(r"\?from=D4$"))
     creator.click('[data-square="D5"] button')

@@ -268,7 +268,8 @@ def test_a_correspondence_challenge_its_notification_and_its_mail(tmp_path, new_
             bob.wait_for_url(re.compile(r"/g/[^/]+/$"))
             game_id = game_id_of(bob)
             assert "3 days a move" in bob.inner_text("[data-clocks]")
-            ann.goto(f"{server.url}/g/{game_id}/")
+            # Ann's lobby page goes to the game by itself as it starts.
+            ann.wait_for_url(f"{server.url}/g/{game_id}/", timeout=10_000)
             assert "Dark must move by" in ann.inner_text("[data-deadline]")
             click_move(ann, "D4")
             # Bob's turn: mailed by the worker with a link to the game.

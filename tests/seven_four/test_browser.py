@@ -15,6 +15,7 @@ from tests.game.test_browser import (
     REFRESH_TIMEOUT_MS,
     api,
     game_id_of,
+    reload,
     site,
     start_game,
 )
@@ -128,13 +129,13 @@ def test_a_friend_game_without_javascript(site, new_page):
     friend.wait_for_selector('[data-square="D4"][data-side]', timeout=REFRESH_TIMEOUT_MS)
     friend.click('[data-square="G7"] button')
     friend.wait_for_selector('[data-square="G7"][data-side="red"]')
-    creator.reload()
+    reload(creator)
     creator.click('[data-square="F4"] button')
     creator.wait_for_selector('[data-square="F4"][data-side="blue"]')
-    friend.reload()
+    reload(friend)
     friend.click('[data-square="C8"] button')
     friend.wait_for_selector('[data-square="C8"][data-side="red"]')
-    creator.reload()
+    reload(creator)
     creator.click('[data-square="D4"] a')
     creator.wait_for_url(re.compile(r"\?from=D4$"))
     creator.click('[data-square="E5"] button')
