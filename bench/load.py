@@ -42,7 +42,8 @@ locust's greenlets do not suit thousands of long-lived streams. It reports how
 late its own event loop ran, so a result the client distorts can be told apart.
 
 Run ``python -m bench.load`` (``--help`` for options); ``python -m bench.load
---lobby`` runs the lobby's scenario instead (bench/lobby.py).
+--lobby`` runs the lobby's scenario instead (bench/lobby.py), ``--tournament`` an
+arena's (bench/tournament.py).
 """
 
 from __future__ import annotations
@@ -237,6 +238,11 @@ def clock_text(clock: tuple[int, int]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    if "--tournament" in argv:
+        from bench import tournament
+
+        tournament.main([arg for arg in argv if arg != "--tournament"])
+        return
     if "--lobby" in argv:
         from bench import lobby
 
@@ -247,6 +253,11 @@ def main(argv: list[str] | None = None) -> None:
         "--lobby",
         action="store_true",
         help="the lobby's scenario instead: python -m bench.lobby --help for its options",
+    )
+    parser.add_argument(
+        "--tournament",
+        action="store_true",
+        help="an arena's scenario instead: python -m bench.tournament --help for its options",
     )
     parser.add_argument(
         "--clock",

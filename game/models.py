@@ -100,7 +100,7 @@ class Game(PositionCache, SidesAndResult, models.Model):
     # bounded strings: a game's board may be of any size its rules allow.
     start_text = models.TextField(blank=True)
     # For an imported record, its tags (names, date, event) as read, so that an
-    # export gives them back.
+    # export gives them back; for a tournament's game, its event and round.
     tags = models.JSONField(default=dict, blank=True)
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
@@ -203,12 +203,14 @@ class Game(PositionCache, SidesAndResult, models.Model):
     def abortable(self) -> bool:
         """A game between people that counts for something (rated, or timed) and in
         which a side has yet to move: giving it up aborts it, as on lichess, rather than
-        losing it (nobody wins, it is not rated)."""
+        losing it (nobody wins, it is not rated). A tournament's game (its record
+        names its ``Event``) is not: giving it up loses it, as in lichess's events."""
         return (
             self.mode == self.Mode.FRIEND
             and (self.rated or self.speed != self.Speed.UNLIMITED)
             and self.status == self.Status.ACTIVE
             and self.ply < 2
+            and "Event" not in self.tags
         )
 
     @property

@@ -129,6 +129,16 @@ def list_game(owner: str, game: Game, colors) -> None:
     _list(owner, game, colors)
 
 
+def list_new_game(game: Game, owners: dict[str, list[str]]) -> None:
+    """Put ``game``, just made, in the lists of games of its ``owners`` (each
+    ``owner_key`` with the seats it holds): in one statement, where ``list_game``
+    looks for the list's entry first (a tournament's round starts hundreds)."""
+    BrowserGame.objects.bulk_create(
+        BrowserGame(browser=owner, game=game, colors=" ".join(sorted(set(colors))))
+        for owner, colors in owners.items()
+    )
+
+
 def _list(owner: str, game: Game, colors) -> None:
     """Put ``game`` in ``owner``'s list of games, with the seats ``colors`` it holds."""
     entry, _ = BrowserGame.objects.get_or_create(browser=owner, game=game)

@@ -142,7 +142,7 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _time_control(data: dict[str, Any]) -> dict[str, Any]:
+def time_control(data: dict[str, Any]) -> dict[str, Any]:
     """The speed and its terms, as ``challenges.Terms`` takes them; 400 naming the field."""
     clock, days = data.get("clock"), data.get("days")
     default = (
@@ -241,7 +241,7 @@ def _terms(data: dict[str, Any]) -> challenges.Terms:
         rated=rated,
         rating_min=low,
         rating_max=high,
-        **_time_control(data),
+        **time_control(data),
     )
 
 
@@ -326,7 +326,8 @@ def news_for(
 ) -> list[str]:
     """The lines an account's stream owes it: the challenges to it it was not told of,
     those it was told of that are gone, the games it holds a side of that it was not
-    told of. ``challenges_sent`` and ``games_sent`` are updated to match."""
+    told of (a tournament's game told of as ``tournamentGameStart`` too).
+    ``challenges_sent`` and ``games_sent`` are updated to match."""
     lines = []
     open_now = list(
         Challenge.objects.filter(to_user_id=user_id, status=Challenge.Status.OPEN)
@@ -347,16 +348,21 @@ def news_for(
         Seat.objects.held_by(user_id)
         .going_on()
         .order_by("game__created", "color")
-        .values_list("game__public_id", "color")
+        .values_list("game__public_id", "color", "game__tournament_pairing__tournament__public_id")
     )
     going_on = set()
-    for public_id, color in held:
+    for public_id, color, tournament in held:
         going_on.add(public_id)
         if public_id not in games_sent:
             games_sent.add(public_id)
             url = absolute(reverse("game-detail", args=[public_id]))
             game = {"id": public_id, "url": url, "color": color}
             lines.append(_line({"type": "gameStart", "game": game}))
+            if tournament is not None:
+                # A tournament's game: said twice, so a bot that plays only its
+                # events' games knows which these are.
+                event = {"type": "tournamentGameStart", "tournament": tournament, "game": game}
+                lines.append(_line(event))
     games_sent &= going_on
     return lines
 

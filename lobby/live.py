@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import weakref
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from functools import lru_cache
 
@@ -29,6 +27,7 @@ from django.template.loader import render_to_string
 
 from kit import live
 from kit.models import Channel
+from kit.reads import SharedReads
 from lobby import challenges
 from lobby.models import Challenge, owner_mark
 
@@ -82,46 +81,9 @@ def _event_bytes(since: int, upto: int) -> bytes:
     return _event(since, upto).encode()
 
 
-class _Events:
-    """Each event read once per event loop, however many of its streams send it, and
-    encoded once: bytes go out as they are, a ``str`` would be encoded by each stream.
-
-    The streams of one process hear of a change together and mostly from the same
-    revision: ``delta``'s cache would spare them the query, but each would still
-    take its turn through ``sync_to_async``'s one thread (two thousand turns a
-    change, a second and more of waiting for the last page). Here the first stream
-    to ask starts the reading and the others await the same task.
-    """
-
-    SIZE = 64
-
-    def __init__(self) -> None:
-        self._tasks: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, OrderedDict[tuple[int, int], asyncio.Task[bytes]]
-        ] = weakref.WeakKeyDictionary()
-
-    async def get(self, since: int, upto: int) -> bytes:
-        loop = asyncio.get_running_loop()
-        tasks = self._tasks.setdefault(loop, OrderedDict())
-        key = (since, upto)
-        task = tasks.get(key)
-        if task is None:
-            task = tasks[key] = loop.create_task(sync_to_async(_event_bytes)(since, upto))
-            task.add_done_callback(lambda done: self._forget_failed(tasks, key, done))
-            while len(tasks) > self.SIZE:
-                tasks.popitem(last=False)
-        # One stream closing while it waits must not cancel the others' reading.
-        return await asyncio.shield(task)
-
-    @staticmethod
-    def _forget_failed(tasks: OrderedDict, key: tuple[int, int], task: asyncio.Task) -> None:
-        """A reading that failed (the database away) is tried afresh by the next stream."""
-        failed = task.cancelled() or task.exception() is not None
-        if failed and tasks.get(key) is task:
-            del tasks[key]
-
-
-_events = _Events()
+# Each event read and encoded once per event loop, however many streams send it:
+# bytes go out as they are, where a ``str`` would be encoded by each stream.
+_events = SharedReads(_event_bytes)
 
 
 async def stream(

@@ -142,6 +142,7 @@ INSTALLED_APPS = [
     "notifications",
     "chat",
     "lobby",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

@@ -14,6 +14,7 @@ urlpatterns = admin_patterns + [
     path("accounts/", include(players_urls.account_patterns)),
     path("accounts/", include("allauth.urls")),
     path("", include("lobby.urls")),
+    path("", include("tournaments.urls")),
     path("", include("players.urls")),
     path("", include("chat.urls")),
     path("", include("notifications.urls")),

@@ -20,6 +20,7 @@ class Notification(models.Model):
         ACCEPTED = "accepted", "Challenge accepted"
         ENDED = "ended", "Game ended"
         TAKEBACK = "takeback", "Takeback request"
+        TOURNAMENT = "tournament", "Tournament game"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

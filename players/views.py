@@ -230,7 +230,8 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
         messages.success(
             request,
             f"You blocked {other.username}: they cannot challenge you, write to you in chat "
-            "or send you notifications. Games going on go on.",
+            "or send you notifications, and you will not read them in tournaments' chats. "
+            "Games going on go on.",
         )
     else:
         messages.success(request, f"You unblocked {other.username}.")

@@ -639,3 +639,139 @@ for (const form of document.querySelectorAll(".new-game__form, [data-challenge-f
   window.addEventListener("pageshow", () => showFormParts(form));
   showFormParts(form);
 }
+
+// The tournament form shows the length of the system chosen: an arena's minutes, a
+// Swiss's rounds, a round-robin's cycles.
+function showSystemParts(form) {
+  const system = form.querySelector("input[name=system]:checked")?.value;
+  for (const part of form.querySelectorAll("[data-system-part]")) {
+    part.hidden = Boolean(system) && part.dataset.systemPart !== system;
+  }
+}
+for (const form of document.querySelectorAll("[data-tournament-form]")) {
+  form.addEventListener("change", () => showSystemParts(form));
+  window.addEventListener("pageshow", () => showSystemParts(form));
+  showSystemParts(form);
+}
+
+// Tournaments. An event's page: its stream pushes the shared part (standings, games)
+// as the event changes, and says "personal" when the player's own channel changed (a
+// game of theirs started), when the page asks for its personal part. The page marks
+// its player's row, and goes to their game as it starts. The list page asks for its
+// list again as any event changes.
+async function partOf(url) {
+  const answer = await fetch(url, { headers: { Accept: "text/html" } });
+  if (!answer.ok) return null;
+  const holder = document.createElement("template");
+  holder.innerHTML = (await answer.text()).trim();
+  return holder.content;
+}
+function followEvent(page) {
+  const shared = page.querySelector("[data-tournament-shared]");
+  const mine = page.querySelector("[data-tournament-me]");
+  const me = page.dataset.me;
+  // The names the player blocked: their lines in the chat, pushed to everyone, are hidden.
+  const blockedList = document.getElementById("tournament-blocked")?.textContent;
+  const blocked = new Set(blockedList ? JSON.parse(blockedList) : []);
+  let myGame = mine.querySelector("[data-my-game]")?.dataset.myGame;
+  function goToMyGame(url) {
+    if (url && url !== myGame) location.assign(url);
+    myGame = url;
+  }
+  function settle() {
+    page.dataset.status = shared.querySelector("[data-event-status]")?.dataset.eventStatus ||
+      page.dataset.status;
+    for (const line of shared.querySelectorAll("[data-message][data-author]")) {
+      if (blocked.has(line.dataset.author)) line.remove();
+    }
+    if (!me) return;
+    for (const row of shared.querySelectorAll("tr[data-player]")) {
+      row.classList.toggle("standings__me", row.dataset.player === me);
+    }
+    const playing = [...shared.querySelectorAll("[data-pairing]:not([data-result])")].find(
+      (game) => game.dataset.dark === me || game.dataset.light === me,
+    );
+    if (playing) goToMyGame(playing.dataset.gameUrl);
+  }
+  async function reloadShared() {
+    const part = await partOf(`${page.dataset.partUrl}?part=shared&page=${page.dataset.page}`);
+    if (!part) return;
+    shared.replaceChildren(...part.childNodes);
+    settle();
+  }
+  async function reloadMine() {
+    const part = await partOf(`${page.dataset.partUrl}?part=me`);
+    if (!part) return;
+    // A line being typed in the chat stays as it was, focus and all.
+    const typing = mine.querySelector("[data-chat-form] input[name=text]");
+    const typed = typing?.value;
+    const focused = typing !== null && document.activeElement === typing;
+    mine.replaceChildren(...part.childNodes);
+    const input = mine.querySelector("[data-chat-form] input[name=text]");
+    if (input && typed) input.value = typed;
+    if (input && focused) input.focus();
+    goToMyGame(mine.querySelector("[data-my-game]")?.dataset.myGame);
+    showCountdowns();
+  }
+  function onStandings(message) {
+    const change = JSON.parse(message.data);
+    page.dataset.revision = String(change.revision);
+    if (page.dataset.page !== "1") {
+      reloadShared();
+      return;
+    }
+    const holder = document.createElement("template");
+    holder.innerHTML = change.html.trim();
+    shared.replaceChildren(...holder.content.childNodes);
+    settle();
+    showCountdowns();
+  }
+  settle();
+  const url = () => `${page.dataset.liveUrl}?since=${page.dataset.revision}`;
+  listen(url, { standings: onStandings, personal: reloadMine }, () => {
+    reloadShared();
+    reloadMine();
+  });
+}
+function followList(list) {
+  const groups = list.querySelector("[data-tournament-groups]");
+  async function reload() {
+    const asked = new URLSearchParams(location.search);
+    asked.set("part", "list");
+    const part = await partOf(`${location.pathname}?${asked}`);
+    const fresh = part?.querySelector("[data-tournament-groups]");
+    if (fresh) groups.replaceChildren(...fresh.childNodes);
+    const revision = fresh?.dataset.revision;
+    if (revision) list.dataset.revision = revision;
+  }
+  const url = () => `${list.dataset.liveUrl}?since=${list.dataset.revision}`;
+  listen(url, { changed: (message) => {
+    list.dataset.revision = message.data;
+    reload();
+  } }, reload);
+}
+// A start or an end to come says how long is left: "(in 12:05)".
+function showCountdowns() {
+  for (const time of document.querySelectorAll("time[data-countdown]")) {
+    const left = Date.parse(time.dateTime) - Date.now();
+    let shown = time.nextElementSibling;
+    if (!shown || !shown.hasAttribute("data-countdown-left")) {
+      shown = document.createElement("span");
+      shown.setAttribute("data-countdown-left", "");
+      time.after(shown);
+    }
+    const seconds = Math.max(0, Math.round(left / 1000));
+    const parts = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60];
+    const clock = parts.map((n, i) => (i ? String(n).padStart(2, "0") : String(n))).join(":");
+    shown.textContent = left > 0 ? ` (in ${clock})` : "";
+  }
+}
+(() => {
+  if (!window.EventSource) return;
+  const page = document.querySelector("[data-tournament-page]");
+  if (page) followEvent(page);
+  const list = document.querySelector("[data-tournaments]");
+  if (list) followList(list);
+  if (document.querySelector("time[data-countdown]")) setInterval(showCountdowns, 1000);
+  showCountdowns();
+})();

@@ -69,7 +69,7 @@ def header_of(client: Client) -> BeautifulSoup:
 def test_the_header_folds_its_links_into_a_menu_but_not_who_you_are(client):
     """A phone shows the header's <details> menu closed: the site's destinations and
     the account's actions are in it; the name and the notices stay outside it."""
-    destinations = {"/", "/lobby/", "/watch/", "/games/", "/players/", "/about/"}
+    destinations = {"/", "/lobby/", "/watch/", "/tournaments/", "/games/", "/players/", "/about/"}
     guest = header_of(client)
     menu = guest.select_one("details.site-menu")
     assert menu.select_one("summary").get_text(strip=True) == "Menu"

@@ -33,7 +33,17 @@ def test_the_body_limits_are_stated_as_the_code_has_them(document: Path):
 # The trees ----------------------------------------------------------------------------------
 
 # The apps and packages of the project, each a top-level folder of the tree.
-TOP = ("maerstanas_site", "kit", "game", "players", "lobby", "chat", "notifications", "bench")
+TOP = (
+    "maerstanas_site",
+    "kit",
+    "game",
+    "players",
+    "lobby",
+    "tournaments",
+    "chat",
+    "notifications",
+    "bench",
+)
 # Django's own names for an app's parts say what they are: the tree may leave them out.
 CONVENTIONAL = {"__init__", "apps", "admin", "urls", "migrations", "commands"}
 
