@@ -5,6 +5,12 @@ players are free, a game's end recorded on its pairing, and the event's end.
 Each runs inside the transaction of the action or the game's end that calls it,
 under the event's row lock (``state.locked``), so the last two games of a round
 ending at once start exactly one next round.
+
+An arena's free players are paired by the worker, in passes a moment apart
+(``want_pairing``, ``pair_due``), as lichess's arenas are: a game's end or a join
+only records itself and asks for the next pass. So the event's lock is held for a
+few statements as a game ends, however busy the evening, and players freed
+together are paired together, by their places.
 """
 
 from __future__ import annotations
@@ -30,6 +36,13 @@ from tournaments.models import Entry, Pairing, Tournament
 
 # Games lost in a row by time or by never moving, after which a player is withdrawn.
 MISSES_TO_WITHDRAW = 2
+
+# An arena's next pairing pass comes this long after a player is freed; a pass asked
+# for this long ago and not run (its worker stopped mid-task) is asked for again.
+PAIRING_SECONDS = 1.0
+PAIRING_LOST_SECONDS = 30.0
+# Before the computer's thinking and the housekeeping: players wait on it.
+PAIRING_PRIORITY = 50
 
 
 def begin(event: Tournament) -> None:
@@ -126,12 +139,12 @@ def _next_swiss_round(event: Tournament) -> None:
 
 def advance(event: Tournament) -> None:
     """Move the event on after a change: the next round once the last game of this
-    one ends, an arena's next pairings, or its end."""
+    one ends, an arena's next pairing pass, or its end."""
     if event.status != Tournament.Status.RUNNING:
         return
     if event.system == Tournament.System.ARENA:
         if timezone.now() < event.ends_at:
-            pair_arena(event)
+            want_pairing(event)
         elif not event.pairings.filter(result="").exists():
             finish(event)
         return
@@ -156,11 +169,46 @@ def advance(event: Tournament) -> None:
         _start_game(event, pairing)
 
 
-def pair_arena(event: Tournament) -> None:
-    """Pair the arena's free players: by near places, not again the two who just met
-    while a third is free."""
-    if timezone.now() >= event.ends_at:
+def want_pairing(event: Tournament) -> None:
+    """Ask the worker to pair the running arena ``event``'s free players in
+    ``PAIRING_SECONDS``, unless a pass is asked for already. Under the event's lock."""
+    now = timezone.now()
+    if event.pairing_due is not None and event.pairing_due > now - timedelta(
+        seconds=PAIRING_LOST_SECONDS
+    ):
         return
+    from tournaments import tasks  # the worker's tasks import the actions, and these
+
+    due = now + timedelta(seconds=PAIRING_SECONDS)
+    event.pairing_due = due
+    event.save(update_fields=["pairing_due"])
+    public_id = event.public_id
+    pair = tasks.pair.using(run_after=due, priority=PAIRING_PRIORITY)
+    transaction.on_commit(lambda: pair.enqueue(public_id))
+
+
+def pair_due(public_id: str) -> int:
+    """The worker's pairing pass of an arena (``tasks.pair``): pair its free players,
+    if it still runs; how many games it started."""
+    with transaction.atomic():
+        event = Tournament.objects.select_for_update().filter(public_id=public_id).first()
+        if event is None or event.pairing_due is None:
+            return 0
+        event.pairing_due = None
+        event.save(update_fields=["pairing_due"])
+        if event.status != Tournament.Status.RUNNING:
+            return 0
+        paired = pair_arena(event)
+        if paired:
+            state.changed(event, *paired)
+        return len(paired) // 2
+
+
+def pair_arena(event: Tournament) -> list[int]:
+    """Pair the arena's free players: by near places, not again the two who just met
+    while a third is free; the players paired."""
+    if timezone.now() >= event.ends_at:
+        return []
     # Those not withdrawn and in no game being played (an index on results finds the
     # few hundred games of many thousands), by seeding, as ``state.seeded`` has them.
     playing = event.pairings.filter(result="")
@@ -172,7 +220,7 @@ def pair_arena(event: Tournament) -> None:
         .values_list("user_id", "points", "rating")
     )
     if len(lines) < 2:
-        return
+        return []
     free = [user_id for user_id, _, _ in lines]
     ranks = state.arena_places(event, lines)
     # The free players' own games alone (by the players' indexes): an evening's
@@ -183,14 +231,17 @@ def pair_arena(event: Tournament) -> None:
         last[dark], last[light] = light, dark
         darks[dark] = darks.get(dark, 0) + 1
     number = event.round
+    paired = []
     for dark, light in systems.arena_pairs(free, ranks, last, darks):
         number += 1
         pairing = Pairing.objects.create(
             tournament=event, round=number, dark_id=dark, light_id=light
         )
         _start_game(event, pairing)
+        paired += [dark, light]
     event.round = number
     event.save(update_fields=["round"])
+    return paired
 
 
 def finish(event: Tournament) -> None:
