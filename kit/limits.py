@@ -23,9 +23,9 @@ from functools import cache, wraps
 from typing import Any
 
 from django.conf import settings
-from django.db import connections, router
 from django.http import HttpRequest, HttpResponse
 
+from kit import counters
 from kit.models import RateCount
 
 
@@ -104,15 +104,8 @@ def count(limit: Limit, client: str, now: float | None = None) -> None:
     window = int(now // limit.seconds)  # pragma: no mutate
     ends = (window + 1) * limit.seconds
     key = f"{limit.name}:{client}:{window}"[:100]
-    # The site has one database and no router: every model is written to the default.
-    alias = router.db_for_write(RateCount)  # pragma: no mutate
-    connection = connections[alias]
-    expires = RateCount._meta.get_field("expires").get_db_prep_value(
-        datetime.fromtimestamp(ends, UTC), connection
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(_upsert_sql(alias), [key, expires])
-        (used,) = cursor.fetchone()
+    ends_at = datetime.fromtimestamp(ends, UTC)
+    used = counters.count_up(RateCount, "key", "count", "expires", (key, ends_at), restamp=False)
     if used > limit.requests:
         raise Exceeded(limit, max(1, int(ends - now)))
 
@@ -162,21 +155,6 @@ def limited(
 
 
 @cache
-def _upsert_sql(alias: str) -> str:
-    """Add one to a window's count, or start it at one; return the count. SQLite (3.35
-    and later) and PostgreSQL both say it in one statement."""
-    quote = connections[alias].ops.quote_name
-    table = quote(RateCount._meta.db_table)
-    key, count, expires = (
-        quote(RateCount._meta.get_field(name).column) for name in ("key", "count", "expires")
-    )
-    return (
-        f"INSERT INTO {table} ({key}, {count}, {expires}) VALUES (%s, 1, %s) "
-        f"ON CONFLICT ({key}) DO UPDATE SET {count} = {table}.{count} + 1 "
-        f"RETURNING {count}"
-    )
-
-
 def _duration(seconds: int) -> str:
     return (
         f"{seconds // 60} minutes"

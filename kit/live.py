@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import threading
@@ -41,6 +40,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections, router, transaction
 from django.utils import timezone
 
+from kit import counters
 from kit.models import Channel
 
 logger = logging.getLogger(__name__)
@@ -169,33 +169,11 @@ def bump(name: str) -> int:
     """Count a change of channel ``name`` in the current transaction, tell the streams
     of every process as it commits (as ``announce`` does a game's), and return the
     channel's new revision."""
-    alias = router.db_for_write(Channel)
-    connection = connections[alias]
     # ``updated`` is set too: the newsroom on SQLite looks for what changed by it.
-    updated = Channel._meta.get_field("updated").get_db_prep_value(timezone.now(), connection)
-    with connection.cursor() as cursor:
-        cursor.execute(_bump_sql(alias), [name, updated])
-        (revision,) = cursor.fetchone()
-    tell(CHANNEL + name, News(revision, 0, False), alias)
+    values = (name, timezone.now())
+    revision = counters.count_up(Channel, "name", "revision", "updated", values, restamp=True)
+    tell(CHANNEL + name, News(revision, 0, False), router.db_for_write(Channel))
     return revision
-
-
-@functools.cache
-def _bump_sql(alias: str) -> str:
-    """Add one to a channel's revision, or make it at one, and say the revision: one
-    statement, in SQLite (3.35 and later) and PostgreSQL alike. A tournament's game's
-    end counts a change on six channels while it holds the event's lock, and
-    Django's ``get_or_create``, ``update`` and read took three statements each."""
-    quote = connections[alias].ops.quote_name
-    table = quote(Channel._meta.db_table)
-    name, revision, updated = (
-        quote(Channel._meta.get_field(field).column) for field in ("name", "revision", "updated")
-    )
-    return (
-        f"INSERT INTO {table} ({name}, {revision}, {updated}) VALUES (%s, 1, %s) "
-        f"ON CONFLICT ({name}) DO UPDATE SET {revision} = {table}.{revision} + 1, "
-        f"{updated} = excluded.{updated} RETURNING {revision}"
-    )
 
 
 class Subscription:

@@ -189,39 +189,58 @@ def want_pairing(event: Tournament) -> None:
 
 def pair_due(public_id: str) -> int:
     """The worker's pairing pass of an arena (``tasks.pair``): pair its free players,
-    if it still runs; how many games it started."""
+    if it still runs; how many games it started.
+
+    The pairs are chosen first, by reads alone (the matching takes tens of
+    milliseconds for two dozen players); then, under the event's lock, the games
+    start of those pairs whose two players are free still. A player freed meanwhile
+    asks for the next pass."""
+    event = Tournament.objects.filter(public_id=public_id).first()
+    if event is None or event.pairing_due is None:
+        return 0
+    free, pairs = arena_plan(event) if _pairing(event) else ([], [])
     with transaction.atomic():
         event = Tournament.objects.select_for_update().filter(public_id=public_id).first()
         if event is None or event.pairing_due is None:
-            return 0
+            return 0  # another pass ran meanwhile
         event.pairing_due = None
         event.save(update_fields=["pairing_due"])
-        if event.status != Tournament.Status.RUNNING:
+        if not _pairing(event):
             return 0
-        paired = pair_arena(event)
+        free_now = set(_free_lines(event).values_list("user_id", flat=True))
+        pairs = [(dark, light) for dark, light in pairs if dark in free_now and light in free_now]
+        paired = _start_pairs(event, pairs)
+        if free_now.difference(free):
+            want_pairing(event)
         if paired:
             state.changed(event, *paired)
-        return len(paired) // 2
+        return len(pairs)
 
 
-def pair_arena(event: Tournament) -> list[int]:
-    """Pair the arena's free players: by near places, not again the two who just met
-    while a third is free; the players paired."""
-    if timezone.now() >= event.ends_at:
-        return []
-    # Those not withdrawn and in no game being played (an index on results finds the
-    # few hundred games of many thousands), by seeding, as ``state.seeded`` has them.
+def _pairing(event: Tournament) -> bool:
+    return event.status == Tournament.Status.RUNNING and timezone.now() < event.ends_at
+
+
+def _free_lines(event: Tournament):
+    """The arena's players not withdrawn and in no game being played (an index on
+    results finds the few hundred games of many thousands), by seeding, as
+    ``state.seeded`` has them."""
     playing = event.pairings.filter(result="")
-    lines = list(
+    return (
         event.entries.filter(withdrawn=False)
         .exclude(user_id__in=playing.values("dark_id"))
         .exclude(user_id__in=playing.exclude(light=None).values("light_id"))
         .order_by("-rating", "joined", "pk")
-        .values_list("user_id", "points", "rating")
     )
-    if len(lines) < 2:
-        return []
+
+
+def arena_plan(event: Tournament) -> tuple[list[int], list[tuple[int, int]]]:
+    """The arena's free players, and the pairs (dark, light) to make of them: by near
+    places, not again the two who just met while a third is free. Reads alone."""
+    lines = list(_free_lines(event).values_list("user_id", "points", "rating"))
     free = [user_id for user_id, _, _ in lines]
+    if len(lines) < 2:
+        return free, []
     ranks = state.arena_places(event, lines)
     # The free players' own games alone (by the players' indexes): an evening's
     # thousands of games are not read again each time one ends.
@@ -230,17 +249,31 @@ def pair_arena(event: Tournament) -> list[int]:
     for dark, light in theirs.order_by("round").values_list("dark_id", "light_id"):
         last[dark], last[light] = light, dark
         darks[dark] = darks.get(dark, 0) + 1
+    return free, systems.arena_pairs(free, ranks, last, darks)
+
+
+def pair_arena(event: Tournament) -> list[int]:
+    """Pair the arena's free players now (its start, under the event's lock); the
+    players paired."""
+    if timezone.now() >= event.ends_at:
+        return []
+    return _start_pairs(event, arena_plan(event)[1])
+
+
+def _start_pairs(event: Tournament, pairs: list[tuple[int, int]]) -> list[int]:
+    """Start the arena's games of ``pairs``, numbered on from its last; the players."""
     number = event.round
     paired = []
-    for dark, light in systems.arena_pairs(free, ranks, last, darks):
+    for dark, light in pairs:
         number += 1
         pairing = Pairing.objects.create(
             tournament=event, round=number, dark_id=dark, light_id=light
         )
         _start_game(event, pairing)
         paired += [dark, light]
-    event.round = number
-    event.save(update_fields=["round"])
+    if pairs:
+        event.round = number
+        event.save(update_fields=["round"])
     return paired
 
 

@@ -199,6 +199,31 @@ def test_an_arenas_pass_runs_once_and_one_lost_is_asked_for_again():
     assert rounds.pair_due(event.public_id) == 0 and not playing(event)
 
 
+def test_a_pass_starts_the_pairs_still_free_and_asks_again_for_those_freed_meanwhile(
+    monkeypatch,
+):
+    creator, *players = users(7)
+    event = events.create(creator, terms("arena"))
+    for player in players[:4]:
+        events.join(player, event.public_id)
+    events.start(creator, event.public_id)
+    events.join(players[4], event.public_id)
+    events.join(players[5], event.public_id)
+    chosen = rounds.arena_plan
+
+    def meanwhile(event: Tournament):
+        found = chosen(event)  # the two who joined
+        events.withdraw(players[5], event.public_id)
+        finish_round(event)  # four freed, the pass asked for already
+        return found
+
+    monkeypatch.setattr(rounds, "arena_plan", meanwhile)
+    assert pair_now(event) == 0  # one of the pair left
+    monkeypatch.undo()
+    assert pair_now(event) == 2  # asked for again: five free, one waits
+    assert players[5].pk not in {p for g in playing(event) for p in (g.dark_id, g.light_id)}
+
+
 def test_an_arena_does_not_repair_the_two_who_met_while_a_third_waits():
     creator, a, b, c = users(4)
     event = events.create(creator, terms("arena"))
