@@ -145,7 +145,10 @@ def advance(event: Tournament) -> None:
     if event.system == Tournament.System.ARENA:
         if timezone.now() < event.ends_at:
             want_pairing(event)
-        elif not event.pairings.filter(result="").exists():
+            return
+        # Pairings a stopped pass left without their games are not played now.
+        event.pairings.filter(game=None, result="").delete()
+        if not event.pairings.filter(result="").exists():
             finish(event)
         return
     if event.pairings.filter(result="").exclude(game=None).exists():
@@ -192,9 +195,10 @@ def pair_due(public_id: str) -> int:
     if it still runs; how many games it started.
 
     The pairs are chosen first, by reads alone (the matching takes tens of
-    milliseconds for two dozen players); then, under the event's lock, the games
-    start of those pairs whose two players are free still. A player freed meanwhile
-    asks for the next pass."""
+    milliseconds for two dozen players). Then, under the event's lock, the pairings
+    are made of those whose two players are free still, in a few statements: a
+    player freed meanwhile asks for the next pass. Their games start after, each in
+    a transaction of its own, so that no game's end waits for a whole pass."""
     event = Tournament.objects.filter(public_id=public_id).first()
     if event is None or event.pairing_due is None:
         return 0
@@ -209,12 +213,39 @@ def pair_due(public_id: str) -> int:
             return 0
         free_now = set(_free_lines(event).values_list("user_id", flat=True))
         pairs = [(dark, light) for dark, light in pairs if dark in free_now and light in free_now]
-        paired = _start_pairs(event, pairs)
+        number = event.round
+        for dark, light in pairs:
+            number += 1
+            Pairing.objects.create(tournament=event, round=number, dark_id=dark, light_id=light)
+        if pairs:
+            event.round = number
+            event.save(update_fields=["round"])
         if free_now.difference(free):
             want_pairing(event)
-        if paired:
-            state.changed(event, *paired)
-        return len(pairs)
+    # The pairings made, and any a stopped pass left without their games.
+    return start_paired(event)
+
+
+def start_paired(event: Tournament) -> int:
+    """Start the games of the arena's pairings made without them, each in its own
+    transaction (a pairing taken once: two passes at once start each game once);
+    how many started."""
+    waiting = event.pairings.filter(game=None, result="").order_by("round")
+    started = []
+    for pairing_id in waiting.values_list("pk", flat=True):
+        with transaction.atomic():
+            pairing = (
+                Pairing.objects.select_for_update()
+                .filter(pk=pairing_id, game=None, result="")
+                .first()
+            )
+            if pairing is not None:
+                _start_game(event, pairing)
+                started += [pairing.dark_id, pairing.light_id]
+    if started:
+        with transaction.atomic():
+            state.changed(event, *started)
+    return len(started) // 2
 
 
 def _pairing(event: Tournament) -> bool:

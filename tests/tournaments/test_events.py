@@ -224,6 +224,30 @@ def test_a_pass_starts_the_pairs_still_free_and_asks_again_for_those_freed_meanw
     assert players[5].pk not in {p for g in playing(event) for p in (g.dark_id, g.light_id)}
 
 
+def test_pairings_a_stopped_pass_left_start_once_or_are_dropped_after_the_end(monkeypatch):
+    creator, *players = users(5)
+    event = events.create(creator, terms("arena"))
+    for player in players:
+        events.join(player, event.public_id)
+    events.start(creator, event.public_id)
+    finish_round(event)
+    unstarted = event.pairings.filter(game=None, result="")
+    with monkeypatch.context() as stopped:
+        stopped.setattr(rounds, "start_paired", lambda event: 0)  # stopped after pairing
+        pair_now(event)
+    assert unstarted.count() == 2 and not playing(event)
+    assert rounds.start_paired(event) == 2 and rounds.start_paired(event) == 0
+    assert len(playing(event)) == 2 and not unstarted.exists()
+    finish_round(event)
+    with monkeypatch.context() as stopped:
+        stopped.setattr(rounds, "start_paired", lambda event: 0)
+        pair_now(event)
+    assert unstarted.count() == 2
+    Tournament.objects.filter(pk=event.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
+    assert rounds.close_due(event.public_id) is True
+    assert not unstarted.exists() and event.pairings.count() == 4
+
+
 def test_an_arena_does_not_repair_the_two_who_met_while_a_third_waits():
     creator, a, b, c = users(4)
     event = events.create(creator, terms("arena"))
