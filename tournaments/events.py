@@ -137,8 +137,8 @@ def create(user: Any, terms: Terms) -> Tournament:
 
 
 def join(user: Any, public_id: str, password: str = "") -> Entry:
-    """``user`` joins the event (or comes back to it, after withdrawing); a running
-    arena's next pairing pass, a moment later, pairs them if another is free."""
+    """``user`` joins the event (or comes back to it, after withdrawing); an arena's
+    player is paired at once if another is free."""
     with transaction.atomic():
         event = state.locked(public_id)
         if event.status == Tournament.Status.FINISHED:
@@ -177,7 +177,7 @@ def join(user: Any, public_id: str, password: str = "") -> Entry:
             entry.save(update_fields=["withdrawn", "missed"])
         state.changed(event, user.pk)
         if event.status == Tournament.Status.RUNNING and event.system == Tournament.System.ARENA:
-            rounds.want_pairing(event)
+            rounds.pair_arena(event)
     return entry
 
 

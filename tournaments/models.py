@@ -66,9 +66,6 @@ class Tournament(models.Model):
     round = models.PositiveSmallIntegerField(default=0, help_text="the round being played")
     started = models.DateTimeField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True, help_text="an arena's end")
-    # When the worker pairs an arena's free players next (``rounds.want_pairing``);
-    # empty: no pass is waiting.
-    pairing_due = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 

@@ -5,12 +5,6 @@ players are free, a game's end recorded on its pairing, and the event's end.
 Each runs inside the transaction of the action or the game's end that calls it,
 under the event's row lock (``state.locked``), so the last two games of a round
 ending at once start exactly one next round.
-
-An arena's free players are paired by the worker, in passes a moment apart
-(``want_pairing``, ``pair_due``), as lichess's arenas are: a game's end or a join
-only records itself and asks for the next pass. So the event's lock is held for a
-few statements as a game ends, however busy the evening, and players freed
-together are paired together, by their places.
 """
 
 from __future__ import annotations
@@ -36,13 +30,6 @@ from tournaments.models import Entry, Pairing, Tournament
 
 # Games lost in a row by time or by never moving, after which a player is withdrawn.
 MISSES_TO_WITHDRAW = 2
-
-# An arena's next pairing pass comes this long after a player is freed; a pass asked
-# for this long ago and not run (its worker stopped mid-task) is asked for again.
-PAIRING_SECONDS = 1.0
-PAIRING_LOST_SECONDS = 30.0
-# Before the computer's thinking and the housekeeping: players wait on it.
-PAIRING_PRIORITY = 50
 
 
 def begin(event: Tournament) -> None:
@@ -139,16 +126,13 @@ def _next_swiss_round(event: Tournament) -> None:
 
 def advance(event: Tournament) -> None:
     """Move the event on after a change: the next round once the last game of this
-    one ends, an arena's next pairing pass, or its end."""
+    one ends, an arena's next pairings, or its end."""
     if event.status != Tournament.Status.RUNNING:
         return
     if event.system == Tournament.System.ARENA:
         if timezone.now() < event.ends_at:
-            want_pairing(event)
-            return
-        # Pairings a stopped pass left without their games are not played now.
-        event.pairings.filter(game=None, result="").delete()
-        if not event.pairings.filter(result="").exists():
+            pair_arena(event)
+        elif not event.pairings.filter(result="").exists():
             finish(event)
         return
     if event.pairings.filter(result="").exclude(game=None).exists():
@@ -172,106 +156,24 @@ def advance(event: Tournament) -> None:
         _start_game(event, pairing)
 
 
-def want_pairing(event: Tournament) -> None:
-    """Ask the worker to pair the running arena ``event``'s free players in
-    ``PAIRING_SECONDS``, unless a pass is asked for already. Under the event's lock."""
-    now = timezone.now()
-    if event.pairing_due is not None and event.pairing_due > now - timedelta(
-        seconds=PAIRING_LOST_SECONDS
-    ):
+def pair_arena(event: Tournament) -> None:
+    """Pair the arena's free players: by near places, not again the two who just met
+    while a third is free."""
+    if timezone.now() >= event.ends_at:
         return
-    from tournaments import tasks  # the worker's tasks import the actions, and these
-
-    due = now + timedelta(seconds=PAIRING_SECONDS)
-    event.pairing_due = due
-    event.save(update_fields=["pairing_due"])
-    public_id = event.public_id
-    pair = tasks.pair.using(run_after=due, priority=PAIRING_PRIORITY)
-    transaction.on_commit(lambda: pair.enqueue(public_id))
-
-
-def pair_due(public_id: str) -> int:
-    """The worker's pairing pass of an arena (``tasks.pair``): pair its free players,
-    if it still runs; how many games it started.
-
-    The pairs are chosen first, by reads alone (the matching takes tens of
-    milliseconds for two dozen players). Then, under the event's lock, the pairings
-    are made of those whose two players are free still, in a few statements: a
-    player freed meanwhile asks for the next pass. Their games start after, each in
-    a transaction of its own, so that no game's end waits for a whole pass."""
-    event = Tournament.objects.filter(public_id=public_id).first()
-    if event is None or event.pairing_due is None:
-        return 0
-    free, pairs = arena_plan(event) if _pairing(event) else ([], [])
-    with transaction.atomic():
-        event = Tournament.objects.select_for_update().filter(public_id=public_id).first()
-        if event is None or event.pairing_due is None:
-            return 0  # another pass ran meanwhile
-        event.pairing_due = None
-        event.save(update_fields=["pairing_due"])
-        if not _pairing(event):
-            return 0
-        free_now = set(_free_lines(event).values_list("user_id", flat=True))
-        pairs = [(dark, light) for dark, light in pairs if dark in free_now and light in free_now]
-        number = event.round
-        for dark, light in pairs:
-            number += 1
-            Pairing.objects.create(tournament=event, round=number, dark_id=dark, light_id=light)
-        if pairs:
-            event.round = number
-            event.save(update_fields=["round"])
-        if free_now.difference(free):
-            want_pairing(event)
-    # The pairings made, and any a stopped pass left without their games.
-    return start_paired(event)
-
-
-def start_paired(event: Tournament) -> int:
-    """Start the games of the arena's pairings made without them, each in its own
-    transaction (a pairing taken once: two passes at once start each game once);
-    how many started."""
-    waiting = event.pairings.filter(game=None, result="").order_by("round")
-    started = []
-    for pairing_id in waiting.values_list("pk", flat=True):
-        with transaction.atomic():
-            pairing = (
-                Pairing.objects.select_for_update()
-                .filter(pk=pairing_id, game=None, result="")
-                .first()
-            )
-            if pairing is not None:
-                _start_game(event, pairing)
-                started += [pairing.dark_id, pairing.light_id]
-    if started:
-        with transaction.atomic():
-            state.changed(event, *started)
-    return len(started) // 2
-
-
-def _pairing(event: Tournament) -> bool:
-    return event.status == Tournament.Status.RUNNING and timezone.now() < event.ends_at
-
-
-def _free_lines(event: Tournament):
-    """The arena's players not withdrawn and in no game being played (an index on
-    results finds the few hundred games of many thousands), by seeding, as
-    ``state.seeded`` has them."""
+    # Those not withdrawn and in no game being played (an index on results finds the
+    # few hundred games of many thousands), by seeding, as ``state.seeded`` has them.
     playing = event.pairings.filter(result="")
-    return (
+    lines = list(
         event.entries.filter(withdrawn=False)
         .exclude(user_id__in=playing.values("dark_id"))
         .exclude(user_id__in=playing.exclude(light=None).values("light_id"))
         .order_by("-rating", "joined", "pk")
+        .values_list("user_id", "points", "rating")
     )
-
-
-def arena_plan(event: Tournament) -> tuple[list[int], list[tuple[int, int]]]:
-    """The arena's free players, and the pairs (dark, light) to make of them: by near
-    places, not again the two who just met while a third is free. Reads alone."""
-    lines = list(_free_lines(event).values_list("user_id", "points", "rating"))
-    free = [user_id for user_id, _, _ in lines]
     if len(lines) < 2:
-        return free, []
+        return
+    free = [user_id for user_id, _, _ in lines]
     ranks = state.arena_places(event, lines)
     # The free players' own games alone (by the players' indexes): an evening's
     # thousands of games are not read again each time one ends.
@@ -280,32 +182,15 @@ def arena_plan(event: Tournament) -> tuple[list[int], list[tuple[int, int]]]:
     for dark, light in theirs.order_by("round").values_list("dark_id", "light_id"):
         last[dark], last[light] = light, dark
         darks[dark] = darks.get(dark, 0) + 1
-    return free, systems.arena_pairs(free, ranks, last, darks)
-
-
-def pair_arena(event: Tournament) -> list[int]:
-    """Pair the arena's free players now (its start, under the event's lock); the
-    players paired."""
-    if timezone.now() >= event.ends_at:
-        return []
-    return _start_pairs(event, arena_plan(event)[1])
-
-
-def _start_pairs(event: Tournament, pairs: list[tuple[int, int]]) -> list[int]:
-    """Start the arena's games of ``pairs``, numbered on from its last; the players."""
     number = event.round
-    paired = []
-    for dark, light in pairs:
+    for dark, light in systems.arena_pairs(free, ranks, last, darks):
         number += 1
         pairing = Pairing.objects.create(
             tournament=event, round=number, dark_id=dark, light_id=light
         )
         _start_game(event, pairing)
-        paired += [dark, light]
-    if pairs:
-        event.round = number
-        event.save(update_fields=["round"])
-    return paired
+    event.round = number
+    event.save(update_fields=["round"])
 
 
 def finish(event: Tournament) -> None:

@@ -1,6 +1,5 @@
-"""The worker's part of tournaments: an event begins at its start time, an arena
-pairs its free players a moment after they are freed, and closes at its end
-(``manage.py worker`` runs them when due)."""
+"""The worker's part of tournaments: an event begins at its start time, and an
+arena closes at its end (``manage.py worker`` runs them when due)."""
 
 from __future__ import annotations
 
@@ -19,9 +18,3 @@ def begin(public_id: str) -> bool:
 def close(public_id: str) -> bool:
     """Close an arena whose time is up; whether it ended now."""
     return rounds.close_due(public_id)
-
-
-@task()
-def pair(public_id: str) -> int:
-    """An arena's pairing pass (``rounds.want_pairing``); how many games it started."""
-    return rounds.pair_due(public_id)

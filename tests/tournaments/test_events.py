@@ -8,14 +8,13 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from django_tasks_db.models import DBTaskResult
 
 from game import play
 from game.models import Game
 from game.registry import find_kind
 from game.tokens import account_token
 from notifications.models import Notification
-from tournaments import events, rounds, state, tasks
+from tournaments import events, rounds, state
 from tournaments.events import Terms, TournamentError
 from tournaments.models import Entry, Pairing, Tournament
 
@@ -49,18 +48,6 @@ def resign(game: Game, loser) -> None:
 
 def playing(event: Tournament) -> list[Pairing]:
     return list(event.pairings.filter(result="").exclude(game=None).select_related("game"))
-
-
-def pair_now(event: Tournament) -> int:
-    """Run, as the worker would, the pairing pass the arena asked for: one task,
-    however many players were freed, due a moment after it was asked for; the games
-    it started."""
-    queued = DBTaskResult.objects.filter(task_path=tasks.pair.module_path, status="READY")
-    (asked,) = [row for row in queued if row.args_kwargs["args"] == [event.public_id]]
-    assert asked.priority == rounds.PAIRING_PRIORITY
-    assert asked.run_after - asked.enqueued_at >= timedelta(seconds=rounds.PAIRING_SECONDS * 0.9)
-    asked.delete()  # taken
-    return rounds.pair_due(event.public_id)
 
 
 def finish_round(event: Tournament, winner_is_dark: bool = True) -> None:
@@ -142,7 +129,7 @@ def test_a_live_round_robin_goes_round_by_round():
     assert event.status == "finished" and event.pairings.count() == 12
 
 
-def test_an_arena_pairs_its_free_players_in_one_pass_a_moment_later_and_ends_on_time():
+def test_an_arena_pairs_the_free_at_once_and_ends_on_time_after_its_games():
     creator, *players = users(5)
     event = events.create(creator, terms("arena"))
     for player in players[:3]:
@@ -150,13 +137,9 @@ def test_an_arena_pairs_its_free_players_in_one_pass_a_moment_later_and_ends_on_
     events.start(creator, event.public_id)
     assert len(playing(event)) == 1  # the third waits
     events.join(players[3], event.public_id)
-    assert len(playing(event)) == 1  # joining asks for a pass, a moment later
-    assert pair_now(event) == 1
-    assert len(playing(event)) == 2  # paired with the one waiting
+    assert len(playing(event)) == 2  # joining, paired with the one waiting
     finish_round(event)
-    assert len(playing(event)) == 0  # the ends ask for one pass
-    assert pair_now(event) == 2
-    assert len(playing(event)) == 2  # the four paired again together
+    assert len(playing(event)) == 2  # the four paired again at once
     # Time up: the games being played finish and count, and no more start.
     Tournament.objects.filter(pk=event.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
     assert rounds.close_due(event.public_id) is False
@@ -167,87 +150,6 @@ def test_an_arena_pairs_its_free_players_in_one_pass_a_moment_later_and_ends_on_
     assert sum(row.score for row in state.standings(event)) == 4 * 2
 
 
-def test_an_arenas_pass_runs_once_and_one_lost_is_asked_for_again():
-    creator, *players = users(6)
-    event = events.create(creator, terms("arena"))
-    for player in players[:2]:
-        events.join(player, event.public_id)
-    events.start(creator, event.public_id)
-    events.join(players[2], event.public_id)
-    events.join(players[3], event.public_id)  # the pass asked for already pairs both
-    assert pair_now(event) == 1
-    assert rounds.pair_due(event.public_id) == 0  # a task run twice pairs nobody twice
-    # A pass asked for and never run (its worker stopped mid-task) is asked for again
-    # once it is long overdue, not before.
-    finish_round(event)
-    assert Tournament.objects.get(pk=event.pk).pairing_due is not None
-    DBTaskResult.objects.all().delete()  # the pass is lost
-    Tournament.objects.filter(pk=event.pk).update(
-        pairing_due=timezone.now() - timedelta(seconds=rounds.PAIRING_LOST_SECONDS / 2)
-    )
-    events.join(players[4], event.public_id)
-    assert not DBTaskResult.objects.exists()
-    Tournament.objects.filter(pk=event.pk).update(
-        pairing_due=timezone.now() - timedelta(seconds=rounds.PAIRING_LOST_SECONDS + 1)
-    )
-    events.withdraw(players[4], event.public_id)
-    events.join(players[4], event.public_id)
-    assert pair_now(event) == 2
-    # Once the arena is over, a pass pairs nobody.
-    finish_round(event)
-    Tournament.objects.filter(pk=event.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
-    assert rounds.pair_due(event.public_id) == 0 and not playing(event)
-
-
-def test_a_pass_starts_the_pairs_still_free_and_asks_again_for_those_freed_meanwhile(
-    monkeypatch,
-):
-    creator, *players = users(7)
-    event = events.create(creator, terms("arena"))
-    for player in players[:4]:
-        events.join(player, event.public_id)
-    events.start(creator, event.public_id)
-    events.join(players[4], event.public_id)
-    events.join(players[5], event.public_id)
-    chosen = rounds.arena_plan
-
-    def meanwhile(event: Tournament):
-        found = chosen(event)  # the two who joined
-        events.withdraw(players[5], event.public_id)
-        finish_round(event)  # four freed, the pass asked for already
-        return found
-
-    monkeypatch.setattr(rounds, "arena_plan", meanwhile)
-    assert pair_now(event) == 0  # one of the pair left
-    monkeypatch.undo()
-    assert pair_now(event) == 2  # asked for again: five free, one waits
-    assert players[5].pk not in {p for g in playing(event) for p in (g.dark_id, g.light_id)}
-
-
-def test_pairings_a_stopped_pass_left_start_once_or_are_dropped_after_the_end(monkeypatch):
-    creator, *players = users(5)
-    event = events.create(creator, terms("arena"))
-    for player in players:
-        events.join(player, event.public_id)
-    events.start(creator, event.public_id)
-    finish_round(event)
-    unstarted = event.pairings.filter(game=None, result="")
-    with monkeypatch.context() as stopped:
-        stopped.setattr(rounds, "start_paired", lambda event: 0)  # stopped after pairing
-        pair_now(event)
-    assert unstarted.count() == 2 and not playing(event)
-    assert rounds.start_paired(event) == 2 and rounds.start_paired(event) == 0
-    assert len(playing(event)) == 2 and not unstarted.exists()
-    finish_round(event)
-    with monkeypatch.context() as stopped:
-        stopped.setattr(rounds, "start_paired", lambda event: 0)
-        pair_now(event)
-    assert unstarted.count() == 2
-    Tournament.objects.filter(pk=event.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
-    assert rounds.close_due(event.public_id) is True
-    assert not unstarted.exists() and event.pairings.count() == 4
-
-
 def test_an_arena_does_not_repair_the_two_who_met_while_a_third_waits():
     creator, a, b, c = users(4)
     event = events.create(creator, terms("arena"))
@@ -256,7 +158,6 @@ def test_an_arena_does_not_repair_the_two_who_met_while_a_third_waits():
     events.start(creator, event.public_id)
     (first,) = playing(event)
     finish_round(event)
-    pair_now(event)
     (second,) = playing(event)
     assert {first.dark_id, first.light_id} != {second.dark_id, second.light_id}
 
@@ -349,7 +250,6 @@ def test_two_games_lost_on_time_in_a_row_withdraw_the_player():
         Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
         play.expire(game.public_id)
         assert Entry.objects.get(tournament=event, user=a).missed in (1, 2)
-        pair_now(event)
     entry = Entry.objects.get(tournament=event, user=a)
     assert entry.withdrawn and entry.missed == 2
     assert Entry.objects.get(tournament=event, user=b).missed == 0

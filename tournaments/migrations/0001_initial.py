@@ -103,7 +103,6 @@ class Migration(migrations.Migration):
                     "ends_at",
                     models.DateTimeField(blank=True, help_text="an arena's end", null=True),
                 ),
-                ("pairing_due", models.DateTimeField(blank=True, null=True)),
                 ("finished", models.DateTimeField(blank=True, null=True)),
                 ("created", models.DateTimeField(auto_now_add=True)),
                 (
