@@ -6,7 +6,9 @@ streams ask: ``kit.reads.SharedReads``) and pushed down every stream, so a thous
 watching an arena cost a drawing a change, not a thousand requests. A change heard
 after a quiet while is sent at once; changes that come in a burst (a round's games
 starting, an arena's players freed at once, a busy arena's games ending) are sent
-as one: a stream sends at most one event every ``GAP_SECONDS``, the latest.
+as one: a stream sends at most one event every ``GAP_SECONDS``, the latest, on the
+ticks of its process's clock (``next_send``), so that all of a process's streams
+send together and ask for the same drawing.
 A player's page also hears ``personal`` when their own channel changes (a game of
 theirs starts), and asks for its personal part. The list page hears ``changed``.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import AsyncIterator, Callable
 
 from asgiref.sync import sync_to_async
@@ -36,6 +39,19 @@ def _standings_bytes(public_id: str, upto: int) -> bytes:
 
 
 _drawings = SharedReads(_standings_bytes)
+
+
+def next_send(sent: float, now: float) -> float:
+    """When a stream that last sent an event at ``sent`` sends the news it heard
+    ``now``: at once after a quiet while; in a burst, at the first tick (a multiple of
+    ``GAP_SECONDS`` on the process's clock) at least ``GAP_SECONDS`` after its last.
+    Each stream waiting from its own last event would draw a revision of its own: a
+    busy arena's thousand pages asked for a drawing at each of its changes, in each
+    process, where on the ticks they ask for one a tick."""
+    earliest = sent + GAP_SECONDS
+    if now >= earliest:
+        return now
+    return math.ceil(earliest / GAP_SECONDS - 1e-9) * GAP_SECONDS
 
 
 async def event_stream(
@@ -64,7 +80,7 @@ async def event_stream(
             while True:
                 if heard.latest is not None and heard.latest.revision > since:
                     # Not within GAP_SECONDS of the last: what else comes in the burst.
-                    await asyncio.sleep(sent + GAP_SECONDS - loop.time())
+                    await asyncio.sleep(next_send(sent, loop.time()) - loop.time())
                     since = heard.latest.revision
                     yield await _drawings.get(public_id, since)
                     sent = loop.time()

@@ -3,6 +3,7 @@ changes, drawn once however many streams send it; a player's own news."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -69,3 +70,31 @@ def test_the_shared_part_is_drawn_once_a_revision():
     assert pages.shared_html.cache_info().hits == 1
     drawn, html = pages.shared_html(event.public_id, 6)
     assert 'data-player="p0"' in html and drawn >= first[0]
+
+
+def stream_sends(sent: float, changes: list[float]) -> list[float]:
+    """The moments a stream that last sent at ``sent`` sends, as ``event_stream``
+    does, hearing each of ``changes`` as it comes."""
+    moments = []
+    while later := [change for change in changes if change > sent]:
+        sent = tournament_live.next_send(sent, later[0])
+        moments.append(sent)
+    return moments
+
+
+@pytest.mark.django_db(transaction=False)
+def test_in_a_burst_every_stream_sends_on_the_processs_ticks():
+    """After a quiet while a change is sent at once; in a burst each stream waits at
+    least the gap since its last event, until a tick of the process's clock, so
+    streams that last sent at different moments send together, and ask for one
+    drawing a tick."""
+    gap = tournament_live.GAP_SECONDS
+    assert stream_sends(100.0, [103.0]) == [103.0]  # quiet: at once
+    burst = [101.0 + tenth / 10 for tenth in range(30)]  # a change every 0.1 s
+    lasts = [101.0 - gap * fraction for fraction in (0.9, 0.6, 0.3, 0.1)]
+    sends = [stream_sends(sent, burst) for sent in lasts]
+    assert sends[0] == sends[1] == sends[2] == sends[3]
+    for earlier, later in itertools.pairwise(sends[0]):
+        assert later - earlier == pytest.approx(gap)
+    assert sends[0][0] >= max(lasts) + gap
+    assert sends[0][-1] >= burst[-1]  # the last change is sent
