@@ -80,10 +80,13 @@ async def event_stream(
             while True:
                 if heard.latest is not None and heard.latest.revision > since:
                     # Not within GAP_SECONDS of the last: what else comes in the burst.
-                    await asyncio.sleep(next_send(sent, loop.time()) - loop.time())
+                    # The moment planned is the one kept, not the moment woken (a few
+                    # milliseconds later) nor the drawing's end: the next event comes
+                    # on the next tick, not the one after it.
+                    sent = next_send(sent, loop.time())
+                    await asyncio.sleep(sent - loop.time())
                     since = heard.latest.revision
                     yield await _drawings.get(public_id, since)
-                    sent = loop.time()
                     continue
                 left = ends - loop.time()
                 if left <= 0:
